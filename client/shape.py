@@ -120,6 +120,9 @@ class Family:
     """The chips in the pot now, for ``score`` (0: none, or a family without one)."""
     seat_held: Callable[[TableModel, table_pb2.View, int], list[str]] = lambda _model, _view, _seat: []
     """What a seat holds in a view, each part in words ("49 chips", "9 cards"), for the table's seat lines."""
+    said: Callable[[TableModel, Message], str | None] = lambda _model, _body: None
+    """The terse level's words for one of the family's own events where they are not the log's, its cards as the
+    screen writes them (the line mode names them); "" to say nothing of it; None: the log's own words."""
 
 
 def result_said(won: str, model: TableModel, family: Family) -> str:

@@ -1,5 +1,12 @@
 """What the rummy family (Pif Paf, Cacheta, Chinchón) puts into the shape the line mode tells every hand in
-(``client.shape``): each seat's chips or points, who won the hand or its pots, and the pot for ``score``."""
+(``client.shape``): each seat's chips or points, who won the hand or its pots, the pot for ``score``, and the
+terse words of its own events: a knock with its discard, or (Chinchón) a close with the card laid face down.
+
+A Chinchón hand ends in a count rather than a winner: the close is said as it comes ("bia closes with 5 cups face
+down."), the count with the hand's result, once the view after it holds every seat's points ("Chinchón! bia minus
+ten, you +7, caio 3 has +4; you 30, with 70 left, bia 5, caio 3 has 44."): what each seat's cards outside melds
+added, the closer's first (minus ten with all seven melded), then every seat's points, the player's first with the
+points they may still take before the target puts them out."""
 
 from __future__ import annotations
 
@@ -7,8 +14,10 @@ from collections.abc import Callable
 
 from google.protobuf.message import Message
 
-from cardtui.client.models import TableModel
-from cardtui.client.shape import CHIPS, Family, Side, pot_won, result_said, seats
+from cardtui.client.boards.rummy_words import closes
+from cardtui.client.cards import card_text
+from cardtui.client.models import TableModel, action_name
+from cardtui.client.shape import CHIPS, Family, Side, pot_won, result_said, said_with, seats
 from cardtui.i18n import _, ngettext
 from cardtui.v1 import rummy_pb2, table_pb2
 
@@ -17,6 +26,11 @@ def _sides(model: TableModel) -> list[Side]:
     view = model.view
     if view is None or view.WhichOneof("game") != "rummy":
         return []
+    if closes(model):  # points against, from 0: out once past the target, and the player told what is left
+        out = seats(model, [(s.seat, s.score, s.status == rummy_pb2.RUMMY_SEAT_STATUS_OUT) for s in view.rummy.seats])
+        target = view.rummy.table.target
+        return [Side(s.name, s.total, s.mine, _("you {n}, with {left} left").format(
+            n="{n}", left=max(0, target - s.total))) if s.mine and target else s for s in out]
     return seats(model, [(s.seat, s.score, s.score <= 0) for s in view.rummy.seats])
 
 
@@ -28,10 +42,59 @@ def _won(model: TableModel, body: table_pb2.HandEnded) -> str:
         name=model.name(body.winner))
 
 
+def counted(model: TableModel) -> str:
+    """A Chinchón count as a hand's result says it: a chinchón, then what each seat's cards outside melds added,
+    the closer's first ("minus ten" with all seven melded); "" before the count."""
+    view = model.view
+    if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("result"):
+        return ""
+    result = view.rummy.result
+    parts = []
+    for n, c in enumerate(result.counts):
+        mine = c.seat == model.seat
+        if n == 0 and not c.loose:
+            parts.append(_("you minus ten") if mine else _("{name} minus ten").format(name=model.name(c.seat)))
+        else:
+            added = f"{c.points:+d}"
+            parts.append(_("you {n}").format(n=added) if mine else said_with(model.name(c.seat), added))
+    said = ", ".join(parts)
+    return _("Chinchón! {count}").format(count=said) if result.chinchon else said
+
+
 def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str]) -> str:
     assert isinstance(body, table_pb2.HandEnded)
-    won = "; ".join(pots) if pots else _won(model, body)
+    count = counted(model) if closes(model) else ""
+    won = "; ".join(pots) if pots else count or _won(model, body)
     return result_said(won, model, RUMMY)
+
+
+def _said(model: TableModel, body: Message) -> str | None:
+    """The terse words of a rummy event where they are not the log's (its cards as the screen writes them): a knock
+    with its discard, a Chinchón close with the card laid face down; the count, said with the hand's result; a
+    claim window let go, which is not news."""
+    if isinstance(body, rummy_pb2.RummyKnocked):
+        mine = body.seat == model.seat
+        name = model.name(body.seat)
+        card = card_text(body.discard).plain if body.HasField("discard") else ""
+        if closes(model):
+            if not card:
+                return _("You close.") if mine else _("{name} closes.").format(name=name)
+            return (_("You close with {card} face down.") if mine else _("{name} closes with {card} face down.")
+                    ).format(name=name, card=card)
+        if card:
+            return (_("You knock, discarding {card}.") if mine else _("{name} knocks, discarding {card}.")).format(
+                name=name, card=card)
+        return _("You knock, all ten melded.") if mine else _("{name} knocks, all ten melded.").format(name=name)
+    if isinstance(body, rummy_pb2.ChinchonCounted):
+        return ""
+    if isinstance(body, table_pb2.Acted) and action_name(body.action) == "reenter":
+        return ""  # the points it comes back in at follow
+    if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":
+        if not closes(model):
+            return ""  # a claim window let go: not news
+        return _("You stay out.") if body.seat == model.seat else _("{name} stays out.").format(
+            name=model.name(body.seat))  # past Chinchón's target, not coming back in
+    return None
 
 
 def _pot_won(model: TableModel, body: Message, full: bool) -> str | None:
@@ -65,4 +128,4 @@ def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
 
 
 RUMMY = Family(rummy_pb2.RummyView, _sides, _unit, lambda body: isinstance(body, table_pb2.HandEnded), _result,
-               pot_won=_pot_won, pot=_pot, seat_held=_seat_held)
+               pot_won=_pot_won, pot=_pot, seat_held=_seat_held, said=_said)

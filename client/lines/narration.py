@@ -24,7 +24,9 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   only), and the hand's number not at all (the last one's result was said); a truco's call without its stake,
   which the word says, an envido's first call too (its sum once raised, a falta's always), and every acceptance
   without it (the call just said it); an envido won as ours or theirs, with what it gives (the points each side
-  holds were said in its "Tengo"s); a trick as ours or theirs;
+  holds were said in its "Tengo"s), and not another's "Son buenas" before it; a trick as ours or theirs; the
+  others' cards played one after another as one line, the first seat by its name and the next ones, who play in
+  the table's order, by their cards alone ("bia, 7 coins, then knight clubs, 4 swords");
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
   manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
 - at Cacho a hand's number is not said (the last pot's result was), each card the player is dealt is said with
@@ -196,12 +198,28 @@ class Rejected:
 
 
 @dataclass
+class Played:
+    """Another's card played face up at truco, said with the cards played right after it in the same trick: the
+    first by its seat's name, the next ones by the card alone ("bia, 7 coins, then knight clubs, 4 swords"), the
+    seats playing in the table's order."""
+
+    name: str
+    cards: list[str]
+
+    def said(self) -> str:
+        first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
+        if len(self.cards) == 1:
+            return first
+        return _("{first}, then {rest}").format(first=first, rest=", ".join(self.cards[1:]))
+
+
+@dataclass
 class Narrator:
     """What the line mode says of each event, at the player's level."""
 
     level: Level = Level.TERSE
     folded: Folded = field(default_factory=Folded)
-    moves: list[str | Bet | Rejected] = field(default_factory=list)
+    moves: list[str | Bet | Rejected | Played] = field(default_factory=list)
     """The others' bets, cards played and hands rejected since anything else was said: one line, said before the
     next thing (the same bet by seats one after another, once with their names; a mão's rejections once)."""
     acted: bool = False
@@ -276,6 +294,8 @@ class Narrator:
             if isinstance(move, Bet) and isinstance(last, Bet) and (last.kind, last.chips) == (move.kind, move.chips) \
                     and (move.kind, bool(move.chips)) in TOGETHER:
                 last.names.extend(move.names)
+            elif isinstance(move, Played) and isinstance(last, Played):
+                last.cards.extend(move.cards)
             else:
                 self.moves.append(move)
             return []
@@ -341,22 +361,21 @@ class Narrator:
         self.moves = []
         return [line, *said]
 
-    def _move(self, model: TableModel, body: Message) -> str | Bet | None:
+    def _move(self, model: TableModel, body: Message) -> str | Bet | Played | None:
         """Another's bet, or card played face up, as a part of the line that says them together; None for what
         is not one."""
         seat = _seat(body)
         if seat is None or seat == model.seat:
             return None
-        if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and not (
-                model.view is not None and model.view.WhichOneof("game") == "rummy"
-                and action_name(body.action) == "pass"):
+        family = family_of(model)
+        if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and (
+                family is None or family.said(model, body) is None):  # not a bet where the family says it (a pass)
             kind = action_name(body.action)
             return Bet(kind, body.action.chips, [model.name(seat)],
                        spoken(said_action(model, seat, body.action).plain, stop=False))
         if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
                 and not body.blind:
-            return name_then(model.name(seat), card_words(body.card, short=True), _("{name}, {what}"),
-                             _("{name} plays {what}"))
+            return Played(model.name(seat), [card_words(body.card, short=True)])
         return None
 
     def _rejected(self, model: TableModel, body: Message) -> bool:
@@ -422,6 +441,10 @@ class Narrator:
     def _short(self, model: TableModel, name: str, body: Message) -> str | None:
         """The terse words of an event said more briefly than the log says it; "" to say nothing; None: the
         log's own words."""
+        family = family_of(model)
+        own = family.said(model, body) if family is not None else None
+        if own is not None:  # the family's own words (a knock, a close)
+            return spoken(own, short=True) if own else ""
         if isinstance(body, table_pb2.HandStarted):
             self.called = set()
             self.folded = Folded()
@@ -459,6 +482,9 @@ class Narrator:
             return _("Our trick.") if body.team == my_team(model) else _("Their trick.")
         if isinstance(body, table_pb2.MatchEnded) and body.HasField("team") and my_team(model) is not None:
             return _("We win the match.") if body.team == my_team(model) else _("They win the match.")
+        if isinstance(body, truco_pb2.ArgentinoSonBuenas) and body.seat != model.seat \
+                and body.bet != truco_pb2.TRUCO_BET_FLOR:
+            return ""  # another's envido let go: the envido's winner, said next, says whose points stood
         if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
             # the points each side holds were just announced ("Tengo 28"): which side won, and what it gives
             return team_does(model, body.team, _("Our envido: +{n}."), _("Their envido: +{n}."),
@@ -483,16 +509,6 @@ class Narrator:
         if isinstance(body, cacho_pb2.CachoShowed):
             return ""  # the pot's result names the winning hand (``last``: every hand shown)
 
-        if isinstance(body, rummy_pb2.RummyKnocked):
-            who = model.name(body.seat)
-            if body.seat == model.seat:
-                return (_("You knock, discarding {card}.").format(card=card_words(body.discard, short=True))
-                        if body.HasField("discard") else _("You knock, all ten melded."))
-            return (_("{name} knocks, discarding {card}.").format(name=who, card=card_words(body.discard, short=True))
-                    if body.HasField("discard") else _("{name} knocks, all ten melded.").format(name=who))
-        if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass" and model.view is not None \
-                and model.view.WhichOneof("game") == "rummy":
-            return ""  # a claim window let go: not news
         return None
 
     def _dealt(self, model: TableModel) -> str:

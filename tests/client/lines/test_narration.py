@@ -646,3 +646,96 @@ def test_every_hands_totals_add_up_to_the_chips_on_the_table() -> None:
             ending = [a for a in legal if a.type in ("fold", "knock")]  # hands that end soon
             match.apply(seat, rng.choice(ending if ending and rng.random() < 0.5 else legal))
         assert ended >= 2, f"{game}: {ended} hands"
+
+
+def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() -> None:
+    """The seats play a trick in the table's order: the cards played one after another are said with the first's
+    name and the rest by their cards ("bia, ace swords, then 4 cups, jack coins"), a word between any two numbers;
+    another's "Son buenas" goes unsaid (the envido's winner, said next, says whose points stood), one's own is
+    not the others'."""
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+    plays = [truco(n, played=truco_pb2.TrucoPlayed(seat=n, card=c)) for n, c in ((1, "1e"), (2, "4c"), (3, "10o"))]
+    assert all(told(terse, m, e) == [] for e in plays)
+    assert terse.turn_begins() == ["bia, ace swords, then 4 cups, jack coins."]
+    m.summary.seats[1].name = "bot 2"
+    m.view.seats[1].name = "bot 2"  # type: ignore[union-attr]
+    m = TableModel(m.summary, 0).with_view(m.view, 1)  # type: ignore[arg-type]
+    for e in (truco(1, played=truco_pb2.TrucoPlayed(seat=1, card="7o")), plays[1]):
+        told(terse, m, e)
+    said = terse.turn_begins()
+    assert said == ["bot 2 plays 7 coins, then 4 cups."] and not runs_of_numbers(said[0]), said
+    buenas = truco(4, argentino_son_buenas=truco_pb2.ArgentinoSonBuenas(seat=3,
+                                                                        bet=truco_pb2.TRUCO_BET_ENVIDO))
+    assert told(terse, m, buenas) == [], "the envido's winner follows"
+    assert told(Narrator(Level.VERBOSE), m, buenas) == ["dan: Son buenas."]
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            for e in plays:
+                told(terse, m, e)
+            said = terse.turn_begins()
+            assert len(said) == 1 and said[0].count("bot 2") == 1 and "bia" not in said[0], said
+
+
+def chinchon_model(seat: int = 0) -> TableModel:
+    """A Chinchón table (its count's scoring) after a close by dan: his seven all melded; the points before it
+    against a target of 100."""
+    m = model("chinchon", seat)
+    view = m.view
+    assert view is not None
+    view.rummy.table.scoring = rummy_pb2.RUMMY_SCORING_DEADWOOD
+    view.rummy.table.target = 100
+    view.rummy.seats.extend([rummy_pb2.RummySeat(seat=n, score=p, status=rummy_pb2.RUMMY_SEAT_STATUS_IN)
+                             for n, p in enumerate([30, 0, 44, 5])])
+    return m
+
+
+def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:
+    """The view after dan's close is counted: minus ten for him, the others' cards outside melds for them."""
+    view = table_pb2.View()
+    view.CopyFrom(model.view)
+    result = view.rummy.result
+    result.chinchon = chinchon
+    result.counts.extend([rummy_pb2.RummyCount(seat=3, points=-10),
+                          rummy_pb2.RummyCount(seat=0, loose=["5c", "12b"], points=17),
+                          rummy_pb2.RummyCount(seat=1, loose=["1o"], points=1),
+                          rummy_pb2.RummyCount(seat=2, loose=["4e"], points=4)])
+    for s, d in zip(view.rummy.seats, (17, 1, 4, -10), strict=True):
+        s.score += d
+    return TableModel(model.summary, model.seat).with_view(view, 2)
+
+
+def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the_points_left() -> None:
+    """A Chinchón hand ends in a close and a count, not a knock: the close with the card laid face down; the count
+    with the result, once the view after it holds the points (what each seat's cards outside melds add, the closer's
+    minus ten with all seven melded), then every seat's points, the player's first with what they may still take
+    before the target puts them out; a chinchón said as such. In every language, with no two numbers in a row."""
+    m = chinchon_model()
+    close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["1c", "2c", "3c"])],
+                                                 discard="7e"))
+    terse = Narrator(Level.TERSE)
+    assert told(terse, m, close) == ["dan closes with 7 swords face down."]
+    counted = rummy(chinchon_counted=rummy_pb2.ChinchonCounted(counts=[rummy_pb2.RummyCount(seat=3, points=-10)]))
+    assert told(terse, m, counted) == [], "said with the hand's result"
+    ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[17, 1, 4, -10]))
+    after = chinchon_counted(m)
+    assert told(terse, after, ended) == []
+    assert terse.after_view(after) == ["dan minus ten, you +17, bia +1, caio +4; you 47, with 53 left, bia 1, "
+                                       "caio 48, dan -5."]
+    mine = chinchon_counted(chinchon_model(seat=3), chinchon=True)
+    told(terse, mine, ended)
+    assert terse.after_view(mine) == ["Chinchón! you minus ten, ana +17, bia +1, caio +4; you -5, with 105 left, "
+                                      "ana 47, bia 1, caio 48."]
+    assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close with 7 swords face down."]
+    stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
+        type=common_pb2.ACTION_TYPE_PASS)))
+    assert told(Narrator(Level.TERSE), after, stay) == ["caio stays out."], "past the target: not a claim let go"
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            narrator = Narrator(Level.TERSE)
+            said = told(narrator, m, close) + told(narrator, after, counted) + told(narrator, after, ended)
+            said += narrator.after_view(after)
+            assert len(said) == 2, said
+            assert "7" in said[0] and "bate" not in said[0], said
+            assert "47" in said[1] and "53" in said[1] and "10" not in said[1], "minus ten in words"
+            assert not any(runs_of_numbers(s) for s in said), said
