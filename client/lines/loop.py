@@ -48,7 +48,7 @@ from cardtui.client.lines.actions import (
 from cardtui.client.lines.commands import Command, heard, help_lines, keyed, plain
 from cardtui.client.lines.creating import game_named
 from cardtui.client.lines.lobby import LobbyPart
-from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level, verdict_said
+from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level
 from cardtui.client.lines.reading import for_the_ear, localised, numbers_said, rules_said
 from cardtui.client.lines.records import (
     RecordsPart,
@@ -514,7 +514,7 @@ class LineRoom:
                 self.say(_("This table is over for you: type leave to go back to the lobby."))
         for verdict in at.fair.told(msg):
             at.verdicts.append(verdict)
-            self._tell(at, [verdict_said(verdict, at.narrator.level)], spoken(verdict.said().text.plain))
+            self._tell(at, [at.narrator.verdict(verdict)], spoken(verdict.said().text.plain))
         self._ending(at)
         if at.opened and at.online:
             self._turn(at)

@@ -22,8 +22,9 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   ("bot 3 and bot 4 pass");
 - at truco the hand's cards, and the partner's signals, are said with the player's turn (they help a decision
   only), and the hand's number not at all (the last one's result was said); a truco's call without its stake,
-  which the word says, an envido's first call too (its sum once raised, a falta's always), and every acceptance
-  without it (the call just said it); an envido won as ours or theirs, with what it gives (the points each side
+  which the word says, an envido's first call too (its sum once raised, a falta's always), and another's
+  acceptance not at all (what follows says it: the play goes on, the envido's points are called; a raise and a
+  refusal are said); an envido won as ours or theirs, with what it gives (the points each side
   holds were said in its "Tengo"s), and not another's "Son buenas" before it; a trick as ours or theirs; the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone ("bia, 7 coins, then knight clubs, 4 swords");
@@ -32,7 +33,9 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
 - at Cacho a hand's number is not said (the last pot's result was), each card the player is dealt is said with
   the turn it is for, the shows by the pot's result (the winning hand; ``last`` has each), and nothing of the
   others' bets once the player is out of the hand (its result is said); the analysis of their play, on request;
-- the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings);
+- the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings), and a
+  fair deal after a fair deal not at all: once "Fair deal." is heard, silence is the check still finding every deal
+  fair, and anything else it finds is said;
 - every sentence is kept, in full, for ``last``.
 
 ``verbose`` says every other event as it comes, each in the log's own words, as the line mode always did. The
@@ -48,7 +51,6 @@ from pathlib import Path
 from google.protobuf.message import Message
 
 from cardtui.client.boards.truco_words import (
-    YES,
     call_word,
     counted,
     meaning,
@@ -247,6 +249,10 @@ class Narrator:
     before it, so who is out of the hand is not known from it yet."""
     pots: list[str] = field(default_factory=list)
     """The pots won as a hand ends (Pif Paf's, side pots too), said with its result."""
+    standing: Standing | None = None
+    """What the last fair-deal check said found (a fair deal after a fair deal goes unsaid at the terse level)."""
+    ended: bool = False
+    """A round's end in the message being said: the trick that ended it is in its result ("They take 2")."""
     called: set[int] = field(default_factory=set)
     """The bets called this round (the envido, the flor): a bet's first call is the word alone, a later one (raised
     on it) with the sum it stands at."""
@@ -254,6 +260,13 @@ class Narrator:
     @property
     def terse(self) -> bool:
         return self.level is Level.TERSE
+
+    def verdict(self, verdict: Verdict) -> str:
+        """A hand's fair-deal check as the level says it (``verdict_said``); "" for a fair deal after a fair deal at
+        the terse level."""
+        again = self.terse and verdict.standing is Standing.FAIR and self.standing is Standing.FAIR
+        self.standing = verdict.standing
+        return "" if again else verdict_said(verdict, self.level)
 
     def event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
         """The sentences to say now for ``event`` (``text``: the log's sentence for it, made for the ear here: its
@@ -332,6 +345,7 @@ class Narrator:
             return None
         pots, self.pots = self.pots, []
         full = not self.terse
+        self.ended = True
         self.drawn = ""
         self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
         self.signals = []
@@ -473,13 +487,17 @@ class Narrator:
             self.called.add(body.bet)
             return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
         if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
-            return spoken(f"{model.name(body.seat)}: {YES.get(model.game, '')}")  # the stake is the call's, just said
+            return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
         if isinstance(body, truco_pb2.TrucoTrickEnded):
             if not body.HasField("winner"):
-                return _("Trick tied.")
-            if my_team(model) is None:
-                return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
-            return _("Our trick.") if body.team == my_team(model) else _("Their trick.")
+                said = _("Trick tied.")
+            elif my_team(model) is None:
+                said = _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
+            else:
+                said = _("Our trick.") if body.team == my_team(model) else _("Their trick.")
+            # said once the view is in, unless the round ended on it: its result says who took it
+            self.later.append(lambda _now: "" if self.ended else said)
+            return ""
         if isinstance(body, table_pb2.MatchEnded) and body.HasField("team") and my_team(model) is not None:
             return _("We win the match.") if body.team == my_team(model) else _("They win the match.")
         if isinstance(body, truco_pb2.ArgentinoSonBuenas) and body.seat != model.seat \
@@ -556,6 +574,7 @@ class Narrator:
         said = [s(model) for s in self.later]
         self.later = []
         self.dealt_now = False
+        self.ended = False
         return self.before([s for s in said if s])
 
     def turn_begins(self) -> list[str]:

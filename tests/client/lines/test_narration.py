@@ -107,6 +107,11 @@ def test_the_fair_deal_check_is_one_short_sentence_whatever_it_found() -> None:
     fair = Verdict(3, cut=True, hand_no=3)
     assert fair.standing is Standing.FAIR
     assert verdict_said(fair, Level.TERSE) == "Fair deal."
+    terse = Narrator(Level.TERSE)
+    assert terse.verdict(fair) == "Fair deal." and terse.verdict(fair) == "", "a fair deal after a fair deal: unsaid"
+    assert terse.verdict(Verdict(5, problems=("x",), cut=True)).startswith("Warning:")
+    assert terse.verdict(fair) == "Fair deal.", "said again once something else was"
+    assert Narrator(Level.VERBOSE).verdict(fair) == Narrator(Level.VERBOSE).verdict(fair) != "", "verbose: each"
     assert verdict_said(fair, Level.VERBOSE).startswith("Hand 3 (table deal 3): fair deal")
     broken = Verdict(4, problems=("the revealed server seed does not match the commitment",), cut=True)
     short = verdict_said(broken, Level.TERSE)
@@ -243,7 +248,7 @@ def test_an_envido_is_accepted_without_its_stake_and_won_by_a_side() -> None:
     terse = Narrator(Level.TERSE)
     accepted = truco(1, answered=truco_pb2.TrucoAnswered(seat=1, team=1, bet=truco_pb2.TRUCO_BET_ENVIDO,
                                                          accepted=True, points=7))
-    assert told(terse, m, accepted) == ["bia: Quiero."]
+    assert told(terse, m, accepted) == [], "the envido's points, called next, say it"
     assert "7" in told(Narrator(Level.VERBOSE), m, accepted)[0], "verbose says the stake"
     ours = truco(2, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=2, team=0, envido=25, points=7))
     theirs = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=1, team=1, envido=31, points=3))
@@ -304,11 +309,16 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     assert "6" in told(Narrator(Level.VERBOSE), m, call)[0], "verbose says it"
     accepted = truco(2, answered=truco_pb2.TrucoAnswered(seat=2, team=0, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                          accepted=True, points=6))
-    assert told(terse, m, accepted) == ["caio: Aceito."]
+    assert told(terse, m, accepted) == [], "the play going on says it"
+    assert told(Narrator(Level.VERBOSE), m, accepted)[0].startswith("caio: Aceito")
     ours = truco(3, trick_ended=truco_pb2.TrucoTrickEnded(trick=1, winner=2, team=0))
     theirs = truco(4, trick_ended=truco_pb2.TrucoTrickEnded(trick=2, winner=1, team=1))
     tied = truco(5, trick_ended=truco_pb2.TrucoTrickEnded(trick=3))
-    assert [told(terse, m, e) for e in (ours, theirs, tied)] == [["Our trick."], ["Their trick."], ["Trick tied."]]
+    assert [told(terse, m, e) + terse.after_view(m) for e in (ours, theirs, tied)] == [
+        ["Our trick."], ["Their trick."], ["Trick tied."]], "said once the message's view is in"
+    told(terse, m, theirs)
+    told(terse, m, truco(7, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1])))
+    assert terse.after_view(m) == ["They take 1."], "the round's end says who took its last trick"
     terse.acted = True
     ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
                                                     points=3))
