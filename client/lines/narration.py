@@ -495,8 +495,10 @@ class Narrator:
                 said = _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
             else:
                 said = _("Our trick.") if body.team == my_team(model) else _("Their trick.")
-            # said once the view is in, unless the round ended on it: its result says who took it
-            self.later.append(lambda _now: "" if self.ended else said)
+            # said once the view is in, unless the round ended on it: its result says who took it; the trick's
+            # cards before it, and before whatever the message says next
+            cards = self.before(["-"])[:-1]
+            self.later.extend([*(_said_as(c) for c in cards), lambda _now: "" if self.ended else said])
             return ""
         if isinstance(body, table_pb2.MatchEnded) and body.HasField("team") and my_team(model) is not None:
             return _("We win the match.") if body.team == my_team(model) else _("They win the match.")

@@ -316,9 +316,12 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     tied = truco(5, trick_ended=truco_pb2.TrucoTrickEnded(trick=3))
     assert [told(terse, m, e) + terse.after_view(m) for e in (ours, theirs, tied)] == [
         ["Our trick."], ["Their trick."], ["Trick tied."]], "said once the message's view is in"
+    told(terse, m, truco(7, played=truco_pb2.TrucoPlayed(seat=1, card="1e")))
     told(terse, m, theirs)
-    told(terse, m, truco(7, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1])))
-    assert terse.after_view(m) == ["They take 1."], "the round's end says who took its last trick"
+    told(terse, m, truco(8, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1])))
+    told(terse, m, table_pb2.Event(seq=9, match_ended=table_pb2.MatchEnded(team=1)))
+    assert terse.after_view(m) == ["bia, ace swords.", "They take 1.", "They win the match."], \
+        "the last trick's cards first; the round's end says who took the trick"
     terse.acted = True
     ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
                                                     points=3))
