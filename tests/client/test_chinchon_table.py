@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.rummy import RummyBoard
+from cardtui.client.boards.rummy_table import title
 from cardtui.client.models import action_kind
 from cardtui.client.screens.table import TableScreen
 from cardtui.server.app import Running
@@ -94,5 +95,7 @@ async def test_a_chinchon_table_is_played_by_keys_and_every_deal_checks_out(pati
         assert "discard" in pressed or "close" in pressed, pressed
         if "close" in pressed:
             assert "You close with " in text, text
+        assert screen.model.view is not None
+        assert title(screen.model, screen.model.view, 80).plain.startswith("Chinchón · hand "), "the board's title"
         checked = [v for v in screen.fair.verdicts if v.checked]
         assert [v.hand for v in checked][:hands] == list(range(1, hands + 1)) and all(v.ok for v in checked)
