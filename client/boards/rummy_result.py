@@ -80,6 +80,8 @@ def hand_result(model: TableModel) -> RenderableType | None:
         if r.HasField("winner") and s.seat == r.winner:
             note.append(_("wins"), style="bold green")
         if s.seat in gone or (pifpaf and s.score == 0 and delta < 0):
+            if note:
+                note.append(" · ")
             note.append(_("out of the game") if not pifpaf else _("no chips left"), style="bold red")
         grid.add_row(name, Text(str(s.score - delta)), Text("→", style="dim"), Text(str(s.score), style="bold"),
                      change, note)
