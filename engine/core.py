@@ -243,6 +243,14 @@ class Rules(ABC):
         each with its events and the open view after them. ``ValueError`` if the history
         does not end the hand."""
 
+    def standing(self, record: Mapping[str, Any], after: bool = True) -> dict[int, int]:
+        """Each seat's standing as ``scores`` gives it (higher better; 0 or less, out of the match where the game
+        puts players out), before the hand a history records or after it, from the history alone: its ``start``,
+        its ``result.deltas`` and its options. What a game counts and what ``scores`` gives are the same here (chips,
+        points, a team's score); a game whose points count against says otherwise."""
+        deltas = record["result"]["deltas"] if after else {}
+        return {int(s): int(v) + int(deltas.get(s, 0)) for s, v in record["start"].items()}
+
     def seat_infos(self, names: Sequence[str]) -> list[SeatInfo]:
         """Seats for ``names``; in partnership games teams alternate round the table."""
         return [SeatInfo(i, name, i % 2 if self.teams else i) for i, name in enumerate(names)]

@@ -9,6 +9,9 @@ What winning a match is, and so what is charted, game by game:
   odds the analysis values decisions in): 50% at 0 to 0, 100% once the match is won.
 - Cacheta: the last player left with points wins. The chance that the seat is that player from everyone's points
   (``odds.cacheta``, the same table the analysis uses): one in as many as play at the start, 0 once out.
+- Chinchón: the last player in wins, a player out once its points pass the target (or the match is won by a
+  chinchón). The chance that the seat is that player from everyone's points (``chinchon_odds.chinchon``, the table
+  the analysis values its decisions in): one in as many as play at the start, 0 once out.
 - Cacho, and Pif Paf without rebuys: a freeze-out, won by holding every chip. Between equal players the chips a
   seat holds are a fair bet hand after hand (what one wins the others lose, and no side is favoured), so its chance
   of ending with them all is its share of the chips on the table (the gambler's ruin, and the "independent chip
@@ -101,13 +104,13 @@ def after(record: Mapping[str, Any]) -> dict[int, int]:
 
 
 def even(record: Mapping[str, Any]) -> float:
-    """The line of even chances: 1 over the teams (truco) or the players holding something at the start."""
+    """The line of even chances: 1 over the teams (truco) or the players in at the start (``Rules.standing``)."""
     if rebuys(record):
         return 0.0
     said = _charted(record).even
     if said is not None:
         return said
-    start = _by_seat(record, "start")
+    start = entry(str(record.get("game", ""))).rules.standing(record, after=False)
     alive = sum(1 for s in seats_of(record) if start.get(s, 0) > 0)
     return 1.0 / alive if alive else 0.0
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -252,20 +252,27 @@ class _Match:
     hands: list[Mapping[str, Any]] = field(default_factory=list)
 
 
-def table_result(hands: Sequence[Mapping[str, Any]]) -> TableResult:
+StandingOf = Callable[[Mapping[str, Any], bool], Mapping[int, int]]
+"""Each seat's standing before (False) or after (True) the hand a history records: its game's ``Rules.standing``
+(``cardtui.engine.games.standing``), higher better, 0 or less out."""
+
+
+def table_result(hands: Sequence[Mapping[str, Any]], standing: StandingOf) -> TableResult:
     """One tournament table's result from the histories of its match, in hand order
-    (each carries the ``tournament`` key: its round, table and the entry at each seat)."""
+    (each carries the ``tournament`` key: its round, table and the entry at each seat). Each seat's standing is
+    its game's (``standing``: higher better, 0 or less out), as the table's live ``scores`` were."""
     tour = hands[0]["tournament"]
     entries: list[int] = [int(e) for e in tour["entries"]]
     n = len(entries)
     teams = [int(s.get("team", s.get("seat", i))) for i, s in enumerate(hands[0]["seats"])]
-    alive = {s for s in range(n) if int(hands[0]["start"][str(s)]) > 0}
+    before = standing(hands[0], False)
+    alive = {s for s in range(n) if before[s] > 0}
     out_at: dict[int, int] = {}
     bot = [False] * n
     final = [0] * n
     for number, record in enumerate(hands, start=1):
-        deltas = record["result"]["deltas"]
-        final = [int(record["start"][str(s)]) + int(deltas.get(str(s), 0)) for s in range(n)]
+        after = standing(record, True)
+        final = [after[s] for s in range(n)]
         for s in sorted(alive):
             if final[s] <= 0:
                 out_at[s] = number
@@ -302,7 +309,7 @@ class Recomputed:
     """Each entry's people, as the histories name its seats."""
 
 
-def recompute(records: Iterable[Mapping[str, Any]]) -> list[Recomputed]:
+def recompute(records: Iterable[Mapping[str, Any]], standing: StandingOf) -> list[Recomputed]:
     """Every tournament the histories hold, scored from them: each table's last match, round by round."""
     tables: dict[tuple[str, int, int], list[Mapping[str, Any]]] = {}
     meta: dict[str, dict[int, Mapping[str, Any]]] = {}
@@ -321,7 +328,7 @@ def recompute(records: Iterable[Mapping[str, Any]]) -> list[Recomputed]:
             if t != tid:
                 continue
             hands = sorted(hands, key=lambda r: int(r["hand"]))
-            results.append(table_result(hands))
+            results.append(table_result(hands, standing))
             entries = [int(e) for e in hands[0]["tournament"]["entries"]]
             for seat, entry in enumerate(entries):
                 name = str(hands[0]["seats"][seat].get("name", ""))

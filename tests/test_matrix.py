@@ -706,6 +706,134 @@ async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(ar
         await closing([*people, wes])
 
 
+def rummy_move(person: Person) -> common_pb2.Action | None:
+    """What a plain Chinchón player does on its turn: close as soon as it may, else draw from the stock and throw
+    the card drawn, and stay out when put out (a hand so played ends by a close, or void once the rebuilt stock runs
+    out)."""
+    view = person.view
+    if view is None or person.seat not in view.to_act or view.hand_over:
+        return None
+    legal = list(view.legal)
+    drawn = view.rummy.drawn if view.rummy.HasField("drawn") else None
+    for wanted in (lambda a: a.type == A.ACTION_TYPE_KNOCK,
+                   lambda a: a.type == A.ACTION_TYPE_DRAW and a.source == common_pb2.DRAW_SOURCE_STOCK,
+                   lambda a: a.type == A.ACTION_TYPE_DISCARD and list(a.cards) == [drawn],
+                   lambda a: a.type == A.ACTION_TYPE_PASS):
+        found = next((a for a in legal if wanted(a)), None)
+        if found is not None:
+            return found
+    return legal[0] if legal else None
+
+
+async def play_rummy_hand(people: list[Person], deal: int, checkers: list[Person] | None = None) -> None:
+    """Table deal ``deal`` played to its end by ``people`` (``rummy_move``; the table's bots play their own seats),
+    until each of ``checkers`` (by default ``people``) has checked it."""
+    waited = people if checkers is None else checkers
+
+    def mover(_: Person) -> Person | bool | None:
+        if all(any(v.hand >= deal for v in p.verdicts) for p in waited):
+            return True
+        return next((p for p in people if rummy_move(p) is not None), None)
+
+    moves = 0
+    while (found := await people[0].until(mover, f"a move in table deal {deal}, or its check")) is not True:
+        assert isinstance(found, Person)
+        moves += 1
+        assert moves < 4 * MOVES, f"{moves} moves and table deal {deal} not checked by all: {verdicts(people)}"
+        seen = found.last_seq
+        with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved first: look again
+            await found.conn.act(found.token, rummy_move(found), seen)
+        await found.until(lambda p, seen=seen: p.last_seq > seen, "the move, or another, seen")
+
+
+@pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Lobby/Spectate", "Lobby/Leave", "Table/Subscribe",
+                  "Table/Cut", "Table/Act")
+async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrangement) -> None:
+    """Chinchón, three seats, one a bot's. ana sits before the first deal and bia fills the last seat: both check
+    the first deal fair. Between hands bia leaves and cris takes her seat: his first view is what a watcher sees
+    (none of bia's cards is his), and the deal he came too late to cut is grey. In the next hand cris draws and
+    throws, then leaves, and dan sits there mid-hand: he holds the seat's cards and the hand so far, none of what
+    was private to cris (the cards dealt to it, the card it drew), and his client says it came mid-way, no alarm."""
+    table_id = await make_table(arrangement, game="chinchon", seats=3, bots=1, turn_seconds=3600)
+    ana = Person.at(arrangement, "ana", cuts=False)  # holds the table between hands by keeping her seed back
+    bia, cris, dan = Person.at(arrangement, "bia"), Person.at(arrangement, "cris"), Person.at(arrangement, "dan")
+    wes = Person.at(arrangement, "wes")
+    everyone = [ana, bia, cris, dan, wes]
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+        await ana.until(lambda p: p.snapshots, "the table opens")
+        assert ana.snapshots[0].view.HasField("waiting"), "ana sat before the first deal"
+        await wes.watch(table_id)
+        wes.follow()
+        await bia.sit(table_id)  # the last seat: the match starts
+        bia.follow()
+        await ana.until(lambda p: p.fair.watch is not None and p.fair.watch.hand == 1, "the first commitment")
+        await ana.cut()
+        await play_rummy_hand([ana, bia], 1)
+        for p in (ana, bia):
+            fair_hand(p, 1)
+        assert any("turned up to start the pile" in line for line in bia.log()), bia.log()
+
+        # between hands: the second deal waits for ana's seed
+        await ana.until(lambda p: 2 in deals_seen(p), "the second deal's commitment")
+        await bia.until(lambda p: p.fair.watch is not None and p.fair.watch.hand == 2, "the second commitment")
+        await bia.leave()
+        await cris.sit(table_id)
+        assert cris.seat == bia.seat
+        cris.follow()
+        await cris.until(lambda p: p.snapshots, "the table opens")
+        first = cris.snapshots[0].view
+        assert first.hand_over and first.you == cris.seat and not first.rummy.cards, first.rummy
+        await wes.until(lambda p: any(e.HasField("joined") and e.joined.name == "cris" for e in p.events),
+                        "cris sits")
+        assert wes.view is not None and without_me(first) == without_me(wes.view), "more than a watcher's"
+        await ana.cut()
+        await play_rummy_hand([ana, cris], 2)
+        [late] = cris.verdicts
+        assert late.standing is Standing.UNASKED, late
+
+        # mid-hand: cris draws and throws, then leaves; dan sits in his seat
+        await ana.until(lambda p: 3 in deals_seen(p), "the third deal's commitment")
+        await ana.cut()
+        await cris.until(lambda p: len([e for e in p.events if e.HasField("cards_dealt")]) >= 2, "cris's cards")
+
+        dealt = max(e.seq for e in cris.events if e.HasField("cards_dealt"))
+
+        def cris_threw(p: Person) -> bool:
+            return hand_over(p) or any(e.HasField("rummy") and e.rummy.HasField("discarded")
+                                       and e.rummy.discarded.seat == cris.seat and e.seq > dealt for e in p.events)
+
+        while not cris_threw(ana):
+            mover = await ana.until(lambda p: cris_threw(p) or next((q for q in (ana, cris) if rummy_move(q)), None),
+                                    "a move, or cris's throw")
+            if isinstance(mover, Person):
+                seen = mover.last_seq
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    await mover.conn.act(mover.token, rummy_move(mover), seen)
+                await mover.until(lambda p, seen=seen: p.last_seq > seen, "the move seen")
+        await cris.leave()
+        await dan.sit(table_id)
+        assert dan.seat == cris.seat
+        dan.follow()
+        await dan.until(lambda p: any(e.HasField("joined") and e.joined.name == "dan" for e in p.events),
+                        "the hand so far")
+        view = dan.snapshots[0].view
+        if not view.hand_over:  # the seat's cards are dan's to play now, and he sees them
+            assert len(view.rummy.cards) == view.rummy.seats[dan.seat].card_count == 7, view.rummy
+        replayed = [e for e in dan.events if e.replay]
+        assert not [e for e in replayed if e.HasField("cards_dealt")], "dan got the cards dealt to cris"
+        assert not [e for e in replayed if e.HasField("rummy") and e.rummy.HasField("drawn_card")], (
+            "dan got the card cris drew")
+        await play_rummy_hand([ana, dan], 3, [ana])
+        if not view.hand_over:
+            await dan.until(lambda p: p.verdicts, "the deal checked")
+            assert dan.verdicts[0].standing in (Standing.UNCHECKED, Standing.UNASKED), dan.verdicts[0]
+        no_false_alarm(*everyone)
+    finally:
+        await closing(everyone)
+
+
 @pytest.mark.rpcs("Lobby/ListHands", "Lobby/Replay", "Lobby/Analyze")
 async def test_a_finished_hand_is_listed_replayed_and_analysed_wherever_its_table_is(arrangement: Arrangement) -> None:
     """ana plays a hand of Cacho against a bot and closes her table: its hand is listed, replayed and analysed

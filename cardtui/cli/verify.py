@@ -99,9 +99,10 @@ def print_sealed(records: list[dict[str, object]]) -> int:
 
 def print_standings(records: list[dict[str, object]]) -> None:
     """The standings of every tournament whose hands the histories hold, worked out from them alone."""
+    from cardtui.engine.games import standing
     from cardtui.engine.tournament import recompute
 
-    for t in recompute(records):
+    for t in recompute(records, standing):
         print(_("tournament {id}, after round {round}:").format(id=t.id, round=t.rounds))
         print("   #  " + _("entry").ljust(28) + "  VP   GP  H2H")
         for s in t.standings:

@@ -40,19 +40,21 @@ class _ActionTypeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ActionType
     ACTION_TYPE_FOLD: _ActionType.ValueType  # 6
     """estou fora"""
     ACTION_TYPE_DRAW: _ActionType.ValueType  # 10
-    """Rummy (Pif Paf, Cacheta).
+    """Rummy (Pif Paf, Cacheta, Chinchón).
     `source`: the stock or the discard pile
     """
     ACTION_TYPE_DISCARD: _ActionType.ValueType  # 11
     """`cards`: the one card"""
     ACTION_TYPE_KNOCK: _ActionType.ValueType  # 12
-    """`cards`: the discard, or none when all ten meld"""
+    """`cards`: the discard, or none when all ten meld (Chinchón: the card closed with)"""
     ACTION_TYPE_CLAIM: _ActionType.ValueType  # 13
     """Pif Paf: take the discard in the claim window and knock"""
     ACTION_TYPE_DECLARE: _ActionType.ValueType  # 14
     """Cacheta: na boa"""
     ACTION_TYPE_CUT: _ActionType.ValueType  # 15
     """Cacheta: cut the line (take the discard and knock)"""
+    ACTION_TYPE_REENTER: _ActionType.ValueType  # 16
+    """Chinchón: come back in after passing the target (reenganche); pass stays out"""
     ACTION_TYPE_PLAY: _ActionType.ValueType  # 20
     """Truco, both games.
     `cards`: the card played face up
@@ -126,19 +128,21 @@ ACTION_TYPE_RAISE: ActionType.ValueType  # 5
 ACTION_TYPE_FOLD: ActionType.ValueType  # 6
 """estou fora"""
 ACTION_TYPE_DRAW: ActionType.ValueType  # 10
-"""Rummy (Pif Paf, Cacheta).
+"""Rummy (Pif Paf, Cacheta, Chinchón).
 `source`: the stock or the discard pile
 """
 ACTION_TYPE_DISCARD: ActionType.ValueType  # 11
 """`cards`: the one card"""
 ACTION_TYPE_KNOCK: ActionType.ValueType  # 12
-"""`cards`: the discard, or none when all ten meld"""
+"""`cards`: the discard, or none when all ten meld (Chinchón: the card closed with)"""
 ACTION_TYPE_CLAIM: ActionType.ValueType  # 13
 """Pif Paf: take the discard in the claim window and knock"""
 ACTION_TYPE_DECLARE: ActionType.ValueType  # 14
 """Cacheta: na boa"""
 ACTION_TYPE_CUT: ActionType.ValueType  # 15
 """Cacheta: cut the line (take the discard and knock)"""
+ACTION_TYPE_REENTER: ActionType.ValueType  # 16
+"""Chinchón: come back in after passing the target (reenganche); pass stays out"""
 ACTION_TYPE_PLAY: ActionType.ValueType  # 20
 """Truco, both games.
 `cards`: the card played face up

@@ -456,6 +456,7 @@ class RummyResult(_message.Message):
     COUNTS_FIELD_NUMBER: _builtins.int
     CHINCHON_FIELD_NUMBER: _builtins.int
     winner: _builtins.int
+    """unset: a Chinchón hand void (the stock ran out a second time)"""
     chinchon: _builtins.bool
     """Chinchón: the closer's seven made one run of a suit, no joker in it"""
     @_builtins.property
@@ -464,7 +465,7 @@ class RummyResult(_message.Message):
 
     @_builtins.property
     def knock(self) -> Global___RummyKnock:
-        """unset: Pif Paf's hand won by everyone else folding"""
+        """unset: Pif Paf's hand won by everyone else folding, or a Chinchón hand void"""
 
     @_builtins.property
     def eliminated(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -478,19 +479,24 @@ class RummyResult(_message.Message):
         self,
         *,
         deltas: _abc.Iterable[_builtins.int] | None = ...,
-        winner: _builtins.int = ...,
+        winner: _builtins.int | None = ...,
         knock: Global___RummyKnock | None = ...,
         eliminated: _abc.Iterable[_builtins.int] | None = ...,
         counts: _abc.Iterable[Global___RummyCount] | None = ...,
         chinchon: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "knock", b"knock"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "_winner", b"_winner", "knock", b"knock", "winner", b"winner"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "chinchon", b"chinchon", "counts", b"counts", "deltas", b"deltas", "eliminated", b"eliminated", "knock", b"knock", "winner", b"winner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "_winner", b"_winner", "chinchon", b"chinchon", "counts", b"counts", "deltas", b"deltas", "eliminated", b"eliminated", "knock", b"knock", "winner", b"winner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__knock: _TypeAlias = _typing.Literal["knock"]  # noqa: Y015
     _WhichOneofArgType__knock: _TypeAlias = _typing.Literal["_knock", b"_knock"]  # noqa: Y015
+    _WhichOneofReturnType__winner: _TypeAlias = _typing.Literal["winner"]  # noqa: Y015
+    _WhichOneofArgType__winner: _TypeAlias = _typing.Literal["_winner", b"_winner"]  # noqa: Y015
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__knock) -> _WhichOneofReturnType__knock | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__winner) -> _WhichOneofReturnType__winner | None: ...
 
 Global___RummyResult: _TypeAlias = RummyResult  # noqa: Y015
 

@@ -1,5 +1,5 @@
-"""The end of a rummy hand and of a game: the knock (its melds and discard) or the pot taken
-unseen, each seat's chips or points before and after with those it put out of the game, and the
+"""The end of a rummy hand and of a game: the knock (its melds and discard), the pot taken
+unseen or a void hand, each seat's chips or points before and after with those it put out of the game, and the
 final standings. The table's summary of a hand is this account (``Board.result_summary``).
 """
 
@@ -11,7 +11,7 @@ from rich.text import Text
 
 from cardtui.client.boards.rummy_cards import melds_text
 from cardtui.client.boards.rummy_table import Status
-from cardtui.client.boards.rummy_words import closes, is_pifpaf, points
+from cardtui.client.boards.rummy_words import closes, is_pifpaf, points, void_sentence
 from cardtui.client.cards import card_text
 from cardtui.client.models import TableModel
 from cardtui.client.words import fmt, who
@@ -53,6 +53,9 @@ def hand_result(model: TableModel) -> RenderableType | None:
         else:
             melded.append(_("all ten melded, no discard"))
         parts: list[RenderableType] = [head, melded]
+    elif closes(model):
+        head.append(void_sentence())
+        parts = [head]
     else:
         head.append_text(fmt(_("{name} takes the pot of {pot} unseen: everyone else folded."),
                              name=who(model, r.winner), pot=v.pot))
@@ -74,9 +77,11 @@ def hand_result(model: TableModel) -> RenderableType | None:
         tone = "green" if delta > 0 else "red" if delta < 0 else "dim"
         change = Text(f"{delta:+d}" if delta else "·", style=tone)
         note = Text()
-        if s.seat == r.winner:
+        if r.HasField("winner") and s.seat == r.winner:
             note.append(_("wins"), style="bold green")
         if s.seat in gone or (pifpaf and s.score == 0 and delta < 0):
+            if note:
+                note.append(" · ")
             note.append(_("out of the game") if not pifpaf else _("no chips left"), style="bold red")
         grid.add_row(name, Text(str(s.score - delta)), Text("→", style="dim"), Text(str(s.score), style="bold"),
                      change, note)

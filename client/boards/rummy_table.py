@@ -15,6 +15,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cardtui.client import gamebook
 from cardtui.client.boards.base import bot_tag, holder
 from cardtui.client.boards.rummy_cards import wild_kinds
 from cardtui.client.boards.rummy_words import is_pifpaf
@@ -57,7 +58,8 @@ def title(model: TableModel, view: table_pb2.View, width: int) -> Text:
     """The game, the hand and its phase, and the house rules that differ from the usual where the
     width leaves room for them."""
     v = view.rummy
-    name = "Pif Paf" if is_pifpaf(model) else "Cacheta"
+    known = gamebook.find(model.game)
+    name = known.title if known is not None else model.game
     phase = _(PHASES.get(v.phase, ""))
     out = Text(f"{name} · " + _("hand {n}").format(n=view.hand) + f" · {phase}", style="bold")
     rules = v.rules

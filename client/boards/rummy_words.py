@@ -44,6 +44,12 @@ def closes(model: TableModel) -> bool:
             and v.rummy.table.scoring == rummy_pb2.RUMMY_SCORING_DEADWOOD)
 
 
+def void_sentence() -> str:
+    """A Chinchón hand nobody closed before the rebuilt stock ran out (docs/rules.md §6), in the reader's
+    language."""
+    return _("The stock ran out a second time and nobody closed: the hand is void, nobody scores.")
+
+
 def says(model: TableModel, seat: int, mine: str, theirs: str, **parts: str | int | Text) -> Text:
     """A sentence about a seat: ``mine`` (in the reader's language) if the seat is the viewer's
     ("You draw {card}."), else ``theirs`` ("{name} draws {card}."), the subject in its colour."""
@@ -197,6 +203,8 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
         lost = [(s, d) for s, d in enumerate(body.deltas) if d]
         if body.HasField("winner"):
             out = says(model, body.winner, _("You win the hand"), _("{name} wins the hand"))
+        elif closes(model) and not lost:
+            return Said(Text(void_sentence()), "bold yellow")
         else:
             out = Text(_("The hand is over"))
         out.append(": " if lost else ".")

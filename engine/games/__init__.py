@@ -13,6 +13,7 @@ import importlib
 import os
 import pkgutil
 from collections.abc import Mapping
+from typing import Any
 
 from cardtui.engine.bots import baselines
 from cardtui.engine.bots.players import LEVELS as LEVEL_NAMES
@@ -69,6 +70,12 @@ def entry(name: str) -> Entry:
 def get(name: str) -> Rules:
     """The rules of the game called ``name``; ``UnknownGame`` for one no one registered."""
     return entry(name).rules
+
+
+def standing(record: Mapping[str, Any], after: bool = True) -> Mapping[int, int]:
+    """Each seat's standing before or after the hand a history records, as its game counts it
+    (``Rules.standing``)."""
+    return get(str(record["game"])).standing(record, after)
 
 
 def built_in() -> tuple[Entry, ...]:

@@ -1,11 +1,26 @@
-"""Chinchón in the room: its bots, and a hand analysed in match odds."""
+"""Chinchón in the room: its bots, a hand analysed in match odds, a match charted by the last player in."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.games.entry import Entry
+from cardtui.engine.games.entry import Chart, Entry, Record
 from cardtui.engine.rummy.bots import chinchon as bots
-from cardtui.engine.rummy.chinchon import GAME
+from cardtui.engine.rummy.bots import chinchon_odds
+from cardtui.engine.rummy.chinchon import GAME, ChinchonPays
+
+
+def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
+    """The chance that the seat is the last player in with every seat on the points ``held`` (``chinchon_odds``);
+    after a chinchón that won the match, 1 for its player and 0 for the others."""
+    options = GAME.options(record.get("options") or {})
+    result = record.get("result") or {}
+    start = {int(s): int(v) for s, v in (record.get("start") or {}).items()}
+    if result.get("chinchon") and options.chinchon is ChinchonPays.MATCH and dict(held) != start:
+        return 1.0 if seat == result.get("winner") else 0.0
+    points = [held.get(s, 0) for s in range(max(held, default=-1) + 1)]
+    return chinchon_odds.chinchon(points, seat, options.target) if seat < len(points) else 0.0
 
 ENTRY = Entry(
     rules=GAME,
@@ -15,4 +30,5 @@ ENTRY = Entry(
     levels={"easy": bots.easy, "normal": bots.normal, "hard": bots.hard},
     baselines={"chinchon-least": bots.least},
     judged=bots.hard,
+    chart=Chart(standing=standing),
 )

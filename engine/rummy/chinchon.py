@@ -15,13 +15,18 @@ whose points pass ``target`` is out (if every player still in passes it in one h
 match); one may come back in, at the points of the highest still in, ``reentries`` times (the reenganche). The
 last player in wins. The engine counts every hand the best way for its player: nobody arranges a hand by hand.
 
+The stock that runs out is rebuilt once, from the pile less its top, as in every rummy hand here; once the rebuilt
+stock runs out too and the player who drew its last card discards instead of closing, the hand is *void*: nobody
+scores, and the deal passes on. The sources are silent on a hand nobody closes; without this, players whose cards
+never come together would turn the same stock over forever.
+
 No claim windows: a discard is taken only by the next player's draw. Where the sources disagree, each choice is
 an option; docs/rules.md §6 names each option's source.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -51,6 +56,7 @@ from cardtui.engine.rummy.melds import (
     melder,
 )
 from cardtui.engine.rummy.records import (
+    DISCARD,
     DRAW,
     PASS,
     Claiming,
@@ -59,6 +65,7 @@ from cardtui.engine.rummy.records import (
     RummyMeld,
     RummyResult,
     RummySeat,
+    RummyStockRebuilt,
     RummyTable,
     RummyView,
     Scoring,
@@ -175,6 +182,8 @@ class ChinchonState(RummyState):
         self.eliminated: tuple[int, ...] = ()
         self.came_back: list[int] = []
         self.up: Card | None = None
+        self.rebuilt = 0
+        """Times the stock was rebuilt from the pile this hand: once it has been, its running out voids the hand."""
 
 
 def is_chinchon(cards: Sequence[Card], rules: Ruleset) -> bool:
@@ -321,6 +330,7 @@ class Chinchon(RummyGame[ChinchonState, ChinchonOptions]):
         state.eliminated = ()
         state.came_back = []
         state.up = None
+        state.rebuilt = 0
         return []
 
     def head(self, state: ChinchonState) -> dict[str, Any]:
@@ -392,7 +402,18 @@ class Chinchon(RummyGame[ChinchonState, ChinchonOptions]):
             return self._answer_reentry(state, seat, action)
         if action.type == DRAW:
             state.turns[seat] += 1
-        return super().perform(state, seat, action)
+        events = super().perform(state, seat, action)
+        if action.type == DRAW:
+            state.rebuilt += sum(isinstance(e.body, RummyStockRebuilt) for e in events)
+        elif action.type == DISCARD and not state.stock and state.rebuilt:
+            events += self._void(state)
+        return events
+
+    def _void(self, state: ChinchonState) -> list[Event]:
+        """The rebuilt stock ran out and nobody closed: the hand is void, nobody scores, and the deal passes on."""
+        result = RummyResult((0,) * state.n, None, None, ())
+        self.end_hand(state, result, {"counts": {}, "chinchon": False, "eliminated": [], "void": True})
+        return [Event(HandEnded(result.deltas, None))]
 
     def outs(self, state: ChinchonState, seat: int) -> tuple[Card, ...]:
         """No outs are listed: a close counts points, and many cards may bring one."""
@@ -466,7 +487,7 @@ class Chinchon(RummyGame[ChinchonState, ChinchonOptions]):
             events.append(Event(ChinchonReentered(seat, points)))
         if not state.pending:
             result = state.result
-            assert result is not None and state.knock is not None
+            assert result is not None and result.winner is not None and state.knock is not None
             events += self._finish(state, result.winner, list(result.deltas))
         return events
 
@@ -505,6 +526,16 @@ class Chinchon(RummyGame[ChinchonState, ChinchonOptions]):
             # A chinchón won the match: every other seat's match is over, as if it were out.
             standing = [v if s == state.winner else min(v, 0) for s, v in enumerate(standing)]
         return tuple(standing)
+
+    def standing(self, record: Mapping[str, Any], after: bool = True) -> dict[int, int]:
+        """As ``scores``, from a hand's history: the points each seat may still take (the target and one, less its
+        points), every other seat out once a chinchón wins the match."""
+        options = self.options(record.get("options") or {})
+        out = {s: options.target + 1 - p for s, p in super().standing(record, after).items()}
+        result = record["result"]
+        if after and result.get("chinchon") and options.chinchon is ChinchonPays.MATCH:
+            out = {s: v if s == result["winner"] else min(v, 0) for s, v in out.items()}
+        return out
 
     def match_over(self, state: ChinchonState) -> bool:
         """Won by a chinchón or by the fewest points when everyone passed the target; else once one is left in."""

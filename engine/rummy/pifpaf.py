@@ -156,8 +156,9 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
     def next_dealer(self, state: PifPafState) -> int:
         """The winner deals next (``dealer = winner``), else the deal passes left to a player with chips."""
         result = state.result
-        if state.options.dealer is DealerRule.WINNER and result is not None and state.stacks[result.winner] > 0:
-            return result.winner
+        winner = None if result is None else result.winner
+        if state.options.dealer is DealerRule.WINNER and winner is not None and state.stacks[winner] > 0:
+            return winner
         d = state.dealer
         for _ in range(state.n):
             d = (d + 1) % state.n

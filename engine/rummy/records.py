@@ -176,9 +176,10 @@ class RummyCount:
 class RummyResult:
     deltas: tuple[int, ...]
     """Chips (Pif Paf: they sum to zero) or points (Cacheta) won or lost per seat."""
-    winner: int
+    winner: int | None
+    """None: a Chinchón hand void (the stock ran out a second time), which nobody wins."""
     knock: RummyKnock | None
-    """None: Pif Paf's hand won by everyone else folding."""
+    """None: Pif Paf's hand won by everyone else folding, or a Chinchón hand void."""
     eliminated: tuple[int, ...]
     """Seats this hand put out of the game (Cacheta: at 0 points; Chinchón: past the target)."""
     counts: tuple[RummyCount, ...] = ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,7 +25,18 @@ from cardtui.engine.rummy.chinchon import (
     ChinchonState,
     ChinchonUp,
 )
-from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase, Scoring, SeatStatus
+from cardtui.engine.rummy.records import (
+    DISCARD,
+    DRAW,
+    KNOCK,
+    PASS,
+    PILE,
+    STOCK,
+    Phase,
+    RummyStockRebuilt,
+    Scoring,
+    SeatStatus,
+)
 
 NAMES = ["ana", "bia", "caio", "duda"]
 
@@ -350,6 +362,64 @@ def test_a_player_put_out_may_stay_out(monkeypatch: pytest.MonkeyPatch) -> None:
     assert state.phase is Phase.REENTRY
     events = act(state, 1, PASS)
     assert any(isinstance(e, MatchEnded) and e.winner == 0 for e in events) and GAME.match_over(state)
+
+
+# -- a hand nobody closes: the stock rebuilt once, then void -----------------------------------------------------
+LONG = {0: "2e 3e 4e 5b 5o 5e 12o", 1: OTHERS}
+"""Seat 0 closes with the 1e (1e 2e 3e 4e, the 5s, 12o face down); seat 1's cards meld nothing."""
+
+
+def long_hand(monkeypatch: pytest.MonkeyPatch) -> ChinchonState:
+    """A two-player hand on 40 cards (25 left in the stock after the deal and the card turned up), the stock's 24th
+    card the 1e; every player draws the stock and throws the card it drew until seat 0 draws the last card of the
+    stock rebuilt from the pile (the 1e again: the pile turned over gives its cards back in the order thrown)."""
+    opts = GAME.options({})
+    held = Counter(parse_cards(" ".join(LONG.values()))) + Counter([Card.parse("4c"), Card.parse("1e")])
+    rest = sorted((Counter(pack(opts.pack)) - held).elements())
+    state, _ = rigged(monkeypatch, LONG, "4c", " ".join(map(str, [*rest[:23], Card.parse("1e")])))
+    rebuilt = 0
+    for n in range(1, 50):
+        seat = state.turn
+        assert seat == (1 if n % 2 else 0)
+        rebuilt += sum(isinstance(e, RummyStockRebuilt) for e in draw(state, seat))
+        card = state.drawn
+        assert card is not None
+        act(state, seat, DISCARD, str(card))
+        assert not GAME.hand_over(state), f"the hand goes on after draw {n}: the stock is rebuilt once"
+        if n == 25:
+            assert not state.stock and rebuilt == 0, "the first stock is out, to be rebuilt at the next draw"
+    assert rebuilt == 1 and len(state.stock) == 1
+    draw(state, 0)
+    assert state.drawn == Card.parse("1e") and not state.stock
+    return state
+
+
+def test_the_rebuilt_stock_running_out_voids_a_hand_nobody_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = long_hand(monkeypatch)
+    assert Action(KNOCK, cards=(Card.parse("12o"),)) in GAME.legal_actions(state, 0), "the last draw may close"
+    events = act(state, 0, DISCARD, "1e")
+    assert events[-1] == HandEnded((0, 0), None) and not any(isinstance(e, ChinchonCounted) for e in events)
+    assert GAME.hand_over(state) and not GAME.match_over(state) and tuple(state.stacks) == (0, 0)
+    view = GAME.view(state, 1)
+    assert view.result is not None and view.result.winner is None and view.result.knock is None
+    record = GAME.history(state)
+    assert record is not None
+    assert record["result"] == {"deltas": {"0": 0, "1": 0}, "winner": None, "counts": {}, "chinchon": False,
+                                "eliminated": [], "void": True, "knock": None}
+    assert GAME.replay(record).stacks == state.stacks, "the history replays to the void"
+    from tests.test_history_schema import problems
+
+    assert not problems(json.loads(json.dumps(record))), "the void hand's history is docs/history.md's"
+    GAME.next_hand(state, 2)
+    assert state.dealer == 1, "the deal passes left as after any hand"
+
+
+def test_the_player_who_draws_the_rebuilt_stocks_last_card_may_still_close(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = long_hand(monkeypatch)
+    events = act(state, 0, KNOCK, "12o")
+    assert count_of(events, 0).points == -10 and tuple(state.stacks) == (-10, 63)
+    record = GAME.history(state)
+    assert record is not None and "void" not in record["result"] and record["result"]["winner"] == 0
 
 
 # -- at random ---------------------------------------------------------------------------------------------------

@@ -87,3 +87,30 @@ def test_a_played_out_hand_counts_as_the_rules_do(monkeypatch: pytest.MonkeyPatc
     rollout.hands[0].remove(bots.Card.parse("12o"))
     end = rollout.count(0)
     assert end.closer == 0 and end.points[0] == -10 and end.points[1] == 4 + 6 + 10 + 10 + 2 + 3 + 7
+
+
+HANDS_AT_FOUR = 6
+"""Hands the four normal bots play (fewer if the match ends first)."""
+
+
+def test_four_normal_bots_end_every_hand() -> None:
+    """Four normal bots (deterministic) at a table that closes only with all seven melded: a hand nobody closes is
+    void once the stock rebuilt from the pile runs out, so every hand ends, and some end so."""
+    rng = random.Random(7)
+    state, _ = GAME.start(GAME.options({"limit": 0}), GAME.seat_infos(["ana", "bia", "caio", "duda"]), 7)
+    endings = []
+    for hand in range(HANDS_AT_FOUR):
+        steps = 0
+        while not GAME.hand_over(state):
+            seat = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            GAME.apply(state, seat, bots.normal(GAME.view(state, seat), legal, rng))
+            steps += 1
+            assert steps < 4 * 40, "a hand ends once the rebuilt stock runs out"
+        record = GAME.history(state)
+        assert record is not None
+        endings.append("void" if record["result"].get("void") else "closed")
+        if GAME.match_over(state):
+            break
+        GAME.next_hand(state, 100 + hand)
+    assert "void" in endings, endings

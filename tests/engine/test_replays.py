@@ -19,6 +19,7 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, Game, GameView, ReplayStep, SeatInfo
 from cardtui.engine.games import GAMES, levels
 from cardtui.engine.rummy.cacheta import GAME as CACHETA
+from cardtui.engine.rummy.chinchon import GAME as CHINCHON
 from cardtui.engine.rummy.records import RummyView
 from cardtui.engine.truco.argentino.game import GAME as ARGENTINO
 from cardtui.engine.truco.paulista.game import GAME as PAULISTA
@@ -133,11 +134,21 @@ def cacheta_knock() -> Played:
     return played(CACHETA, 3, 2, lambda st, seat, legal: bot(CACHETA.view(st, seat), legal, rng))
 
 
+def chinchon_close() -> Played:
+    """Normal bots play a Chinchón hand of three from a fixed seed to its close and count, on the pack of 48 with
+    both jokers."""
+    bot = levels("chinchon")["normal"]
+    rng = random.Random(3)
+    return played(CHINCHON, 3, 3, lambda st, seat, legal: bot(CHINCHON.view(st, seat), legal, rng), cards=48,
+                  jokers=2)
+
+
 RIGGED: dict[str, Callable[[], Played]] = {
     "cacho": cacho_redeal_and_showdown,
     "truco_paulista": paulista_truco_and_face_down,
     "truco_argentino": argentino_envido_and_deck,
     "cacheta": cacheta_knock,
+    "chinchon": chinchon_close,
 }
 """Rigged hands by game, for the replay tests here, over the wire and on the screen."""
 
@@ -224,6 +235,24 @@ def test_a_cacheta_hand_to_its_knock() -> None:
     knocker = next(s for s in end.seats if s.seat == end.result.knock.seat)
     melded = [c for m in end.result.knock.melds for c in m.cards]
     assert sorted(map(str, knocker.cards)) == sorted(map(str, melded)), "the knocker's hand is its melds"
+
+
+def test_a_chinchon_hand_to_its_count() -> None:
+    record, live, actors = chinchon_close()
+    steps = check_steps(CHINCHON, record, live, actors)
+    assert record["result"]["knock"] is not None and record["pack"] == "spanish50"
+    assert "ChinchonUp" in kinds(steps[0].events) and "ChinchonCounted" in kinds(steps[-1].events)
+    deal = steps[0].view
+    assert isinstance(deal, RummyView) and deal.pile == (Card.parse(record["up"]),), "the card turned up"
+    assert [sorted(map(str, s.cards)) for s in deal.seats] == [sorted(record["deal"][str(s)]) for s in range(3)]
+    end = steps[-1].view
+    assert isinstance(end, RummyView) and end.result is not None and end.result.knock is not None
+    assert end.result.counts[0].seat == end.result.knock.seat, "the closer counted first"
+    assert {str(c.seat): c.points for c in end.result.counts} == {
+        s: c["points"] for s, c in record["result"]["counts"].items()}
+    for step in steps:
+        assert isinstance(step.view, RummyView)
+        assert all(len(s.cards) == s.card_count for s in step.view.seats), "every hand face up"
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -163,6 +163,7 @@ GAMES_TO_PLAY = {
     "truco_argentino": (2, {"target": common_pb2.OptionValue(number=15)}),
     "pifpaf": (3, {"chips": common_pb2.OptionValue(number=2), "claim_ms": common_pb2.OptionValue(number=500)}),
     "cacheta": (3, {"start_points": common_pb2.OptionValue(number=2), "claim_ms": common_pb2.OptionValue(number=500)}),
+    "chinchon": (3, {"target": common_pb2.OptionValue(number=20)}),
 }
 
 

@@ -19,6 +19,7 @@ import pytest_asyncio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from cardtui.engine.games import standing
 from cardtui.engine.tournament import recompute
 from cardtui.identity import challenge
 from cardtui.server.app import Running, start
@@ -84,16 +85,18 @@ def rows(state: tournament_pb2.TournamentState) -> list[tuple[int, int, int, int
 
 
 def recomputed_rows(records: list[dict[str, Any]], tid: str) -> list[tuple[int, int, int, int, int]]:
-    [again] = [r for r in recompute(records) if r.id == tid]
+    [again] = [r for r in recompute(records, standing) if r.id == tid]
     return [(s.place, s.entry, s.vp, s.gp, s.head_to_head) for s in again.standings]
 
 
-SMALL_STAKES = {"cacho": {"chips": 3}, "pifpaf": {"chips": 1, "claim_ms": 500}, "truco_argentino": {"target": 15}}
+SMALL_STAKES = {"cacho": {"chips": 3}, "pifpaf": {"chips": 1, "claim_ms": 500}, "truco_argentino": {"target": 15},
+                "chinchon": {"target": 20}}
 """Options that keep a match short, so that three rounds of bots take a second or two."""
 
 
 @pytest.mark.parametrize(("game", "size", "entries"), [
     ("cacheta", 4, 8), ("truco_paulista", 4, 5), ("cacho", 3, 7), ("pifpaf", 3, 6), ("truco_argentino", 2, 5),
+    ("chinchon", 3, 7),
 ])
 async def test_a_whole_tournament_of_bots_whose_standings_the_histories_give_again(
     quick: Running, game: str, size: int, entries: int

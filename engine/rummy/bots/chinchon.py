@@ -132,6 +132,9 @@ class Read:
         self.unseen = max(1, sum(self.live.values()))
         self.next = self._next_seat()
         self._values: dict[tuple[Card, ...], float] = {}
+        self._with: dict[tuple[Card, tuple[Card, ...]], int] = {}
+        self._counts: dict[tuple[Card, int], int] = {}
+        self._near: dict[tuple[Card, ...], frozenset[Card]] = {}
 
     def _next_seat(self) -> int | None:
         v = self.view
@@ -162,17 +165,40 @@ class Read:
 
     def _links(self, card: Card, loose: Sequence[Card], melds: Sequence[Sequence[Card]]) -> int:
         """Live cards that would meld ``card`` with another loose card, or join it to a meld."""
-        total = 0
-        for x in _neighbours(card, self.rules):
-            n = self.live.get(x, 0)
-            if not n:
-                continue
-            if any(self.m.all_melded([card, x, o]) for o in loose if o is not card) or any(
-                    self.m.all_melded([*mm, card, x]) for mm in melds):
-                total += n
+        mask = 0
+        for o in loose:
+            if o is not card:
+                mask |= self._joining(card, (o,))
+        for mm in melds:
+            mask |= self._joining(card, tuple(mm))
+        total = self._counted(card, mask) if mask else 0
         if self.rules.wild_acts:
             total += self.live.get(JOKER, 0)
         return total
+
+    def _joining(self, card: Card, others: tuple[Card, ...]) -> int:
+        """Which live neighbours ``x`` of ``card`` (bits, in ``_neighbours``' order) meld ``card``, ``x`` and
+        ``others`` (another loose card, or a meld) together. A value asks the same few pairs again for every hand it
+        weighs: each is worked out once a decision."""
+        key = (card, others)
+        hit = self._with.get(key)
+        if hit is None:
+            live = self.live
+            hit = 0
+            for i, x in enumerate(_neighbours(card, self.rules)):
+                if live.get(x, 0) and self.m.all_melded([*others, card, x]):
+                    hit |= 1 << i
+            self._with[key] = hit
+        return hit
+
+    def _counted(self, card: Card, mask: int) -> int:
+        """The live copies of the neighbours of ``card`` that ``mask`` names."""
+        key = (card, mask)
+        hit = self._counts.get(key)
+        if hit is None:
+            near = _neighbours(card, self.rules)
+            hit = self._counts[key] = sum(self.live[near[i]] for i in range(len(near)) if mask >> i & 1)
+        return hit
 
     def wanted(self, card: Card) -> bool:
         """Whether the next player took from the pile a card that ``card`` would meld with."""
@@ -181,22 +207,50 @@ class Read:
         taken = self.view.seats[self.next].known
         return any(t.rank == card.rank or (t.suit is card.suit and abs(t.rank - card.rank) <= 2) for t in taken)
 
+    def penalty(self, card: Card) -> float:
+        """What throwing ``card`` costs beyond the hand it leaves: a card the next player wants, or a joker."""
+        return (3.0 if self.wanted(card) else 0.0) + (30.0 if card is JOKER else 0.0)
+
     def best_discard(self, hand: Sequence[Card]) -> tuple[Card, float]:
         best: tuple[Card, float] | None = None
         for c in sorted(set(hand), key=lambda c: (c is JOKER, index(c))):
-            v = self.value(without(hand, c)) + (3.0 if self.wanted(c) else 0.0) + (30.0 if c is JOKER else 0.0)
+            v = self.value(without(hand, c)) + self.penalty(c)
             if best is None or v < best[1]:
                 best = (c, v)
         assert best is not None
         return best
 
+    def near(self, hand: Sequence[Card]) -> frozenset[Card]:
+        """Every card that may meld with a card of ``hand``: its neighbours (a joker melds with any)."""
+        key = tuple(hand)
+        hit = self._near.get(key)
+        if hit is None:
+            hit = self._near[key] = frozenset(x for c in hand for x in _neighbours(c, self.rules))
+        return hit
+
+    def alone(self, card: Card) -> float:
+        """What a card that melds with nothing in the hand adds to its value, kept: its points, less what the live
+        jokers might meld of it."""
+        pts = float(self.rules.points[card.rank])
+        jokers = self.live.get(JOKER, 0) if self.rules.wild_acts else 0
+        return pts - pts * min(0.6, 0.12 * jokers) if jokers else pts
+
     def ahead(self, hand7: Sequence[Card]) -> float:
-        """A seven-card hand's value one draw ahead: each live card by its chance, then the best discard."""
+        """A seven-card hand's value one draw ahead: each live card by its chance, then the best discard. A card that
+        melds with none of the seven changes nothing else in the hand: kept, it adds ``alone`` to the best six (the
+        same sum, worked out once)."""
         now = self.value(hand7)
+        near = self.near(hand7)
+        six: float | None = None
         total = weight = 0.0
         for c, n in self.live.items():
             p = n / self.unseen
-            _, after = self.best_discard([*hand7, c])
+            if c is JOKER or c in near:
+                _, after = self.best_discard([*hand7, c])
+            else:
+                if six is None:
+                    six = min(self.value(without(hand7, d)) + self.penalty(d) for d in set(hand7))
+                after = min(now + self.penalty(c), six + self.alone(c))
             total += p * min(now, after)
             weight += p
         return total + (1.0 - weight) * now
@@ -264,7 +318,7 @@ def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) 
         ranked = sorted(set(hand), key=lambda c: read.value(without(hand, c)) + (30.0 if c is JOKER else 0.0))
         best, best_v = ranked[0], float("inf")
         for c in ranked[:3]:
-            v = read.ahead(without(hand, c)) + (3.0 if read.wanted(c) else 0.0) + (30.0 if c is JOKER else 0.0)
+            v = read.ahead(without(hand, c)) + read.penalty(c)
             if v < best_v:
                 best, best_v = c, v
         return Action(DISCARD, cards=(best,))

@@ -1,0 +1,101 @@
+"""A Chinchón table in the real client, on a real server: a person plays by keys against a bot (draws from the
+action bar; on the board, picks with the arrows, closes with ``k`` when a close is offered, else discards with
+``d``), the log says each close and its count in Chinchón's words, and every hand's deal is checked and found fair,
+the card turned up to start the pile and every hand laid out at the count included. The pack of 48 with two
+jokers, chosen by the table's options, is checked as that pack. The table closes with 10 left out (the most an
+option allows), so that hands are short."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.app import CardApp
+from cardtui.client.boards.rummy import RummyBoard
+from cardtui.client.boards.rummy_table import title
+from cardtui.client.models import action_kind
+from cardtui.client.screens.table import TableScreen
+from cardtui.server.app import Running
+from cardtui.v1 import common_pb2, rummy_pb2
+from tests.client.test_app import SIZE, log_text
+from tests.client.waiting import at_table, in_lobby, settled, until
+from tests.conftest import create
+
+
+def to_discard(screen: TableScreen) -> bool:
+    """Whether the board waits on this seat to discard (or close): its own keys, not the action bar's."""
+    model = screen.model
+    v = model.view
+    return (v is not None and v.WhichOneof("game") == "rummy" and v.rummy.phase == rummy_pb2.RUMMY_PHASE_DISCARD
+            and v.rummy.HasField("turn") and v.rummy.turn == model.seat and bool(model.legal))
+
+
+async def play(pilot: Pilot[Any], done: Callable[[], object]) -> list[str]:
+    """The seat played by keys until ``done()``: the bar's first choice (a draw from the stock); on the board a
+    close where one is offered (the card it names picked with the arrows first), else the picked card thrown.
+    What was pressed."""
+    screen = pilot.app.screen
+    assert isinstance(screen, TableScreen)
+    bar = screen.query_one(ActionBar)
+    board = screen.query_one(RummyBoard)
+    pressed: list[str] = []
+    while not done():
+        await until(pilot, lambda: done() or bool(bar.choices) or to_discard(screen), "a turn, or the end")
+        await settled(pilot)
+        if done():
+            break
+        seq = screen.model.seq
+        if bar.choices:
+            await pilot.press(bar.keys[0])
+            pressed.append("draw")
+        elif to_discard(screen):
+            closes = [a for a in screen.model.legal if action_kind(a) == "knock" and a.cards]
+            if closes:
+                for _step in range(len(screen.model.view.rummy.cards) + 1):
+                    if board.picked() == closes[0].cards[0]:
+                        break
+                    await pilot.press("right")
+                    await settled(pilot)
+                await pilot.press("k")
+                pressed.append("close")
+            else:
+                await pilot.press("d")
+                pressed.append("discard")
+        else:
+            continue
+        await until(pilot, lambda seq=seq: done() or screen.model.seq != seq, "the table to take the move")
+    return pressed
+
+
+@pytest.mark.parametrize(("pack", "hands"), [({}, 2), ({"cards": 48, "jokers": 2}, 1)],
+                         ids=["spanish40", "spanish50"])
+async def test_a_chinchon_table_is_played_by_keys_and_every_deal_checks_out(patient_server: Running,
+                                                                            pack: dict[str, int], hands: int) -> None:
+    """Two hands on the pack of 40 (the second's dealer follows from the first's), one on the pack of 50."""
+    server = patient_server
+    options = {k: common_pb2.OptionValue(number=v) for k, v in {**pack, "limit": 10}.items()}
+    table_id = await create(server, game="chinchon", seats=2, bots=1, turn_seconds=600, options=options)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await in_lobby(pilot)
+        await app.open_table(table_id)
+        screen = await at_table(pilot)
+        pressed = await play(pilot, lambda: f"✔ Hand {hands}" in log_text(app))
+        text = " ".join(log_text(app).split())
+        for hand in range(1, hands + 1):
+            assert (f"✔ Hand {hand} (table deal {hand}): fair deal (committed before the cut; your seed in; your cards"
+                    " match).") in text, text
+        assert "⚠" not in text and "knocks" not in text, text
+        assert "is turned up to start the pile." in text, text
+        assert "The count: " in text or "the hand is void" in text, text
+        assert "discard" in pressed or "close" in pressed, pressed
+        if "close" in pressed:
+            assert "You close with " in text, text
+        assert screen.model.view is not None
+        assert title(screen.model, screen.model.view, 80).plain.startswith("Chinchón · hand "), "the board's title"
+        checked = [v for v in screen.fair.verdicts if v.checked]
+        assert [v.hand for v in checked][:hands] == list(range(1, hands + 1)) and all(v.ok for v in checked)
