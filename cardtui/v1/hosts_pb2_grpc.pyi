@@ -41,6 +41,10 @@ class HostsStub:
     """Drive these tables from now on: their owners are gone (the caller holds their locks
     meanwhile). Each is taken only if no other process took it first.
     """
+    HandOver: _grpc.UnaryUnaryMultiCallable[_hosts_pb2.HandOverRequest, _hosts_pb2.HandOverResponse]
+    """Let go of at most `most` of these tables, each between hands, for another process to take
+    over (a host's table workers evened out: docs/hosting.md, "Which worker drives a table").
+    """
     Tables: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]
     """This process's own tables, never another's: what a lobby lists for the whole room."""
     WatchTables: _grpc.UnaryStreamMultiCallable[_lobby_pb2.WatchTablesRequest, _lobby_pb2.TablesUpdate]
@@ -59,6 +63,10 @@ class HostsAsyncStub(HostsStub):
     TakeOver: _aio.UnaryUnaryMultiCallable[_hosts_pb2.TakeOverRequest, _hosts_pb2.TakeOverResponse]  # type: ignore[assignment]
     """Drive these tables from now on: their owners are gone (the caller holds their locks
     meanwhile). Each is taken only if no other process took it first.
+    """
+    HandOver: _aio.UnaryUnaryMultiCallable[_hosts_pb2.HandOverRequest, _hosts_pb2.HandOverResponse]  # type: ignore[assignment]
+    """Let go of at most `most` of these tables, each between hands, for another process to take
+    over (a host's table workers evened out: docs/hosting.md, "Which worker drives a table").
     """
     Tables: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]  # type: ignore[assignment]
     """This process's own tables, never another's: what a lobby lists for the whole room."""
@@ -81,6 +89,16 @@ class HostsServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_hosts_pb2.TakeOverResponse, _abc.Awaitable[_hosts_pb2.TakeOverResponse]]:
         """Drive these tables from now on: their owners are gone (the caller holds their locks
         meanwhile). Each is taken only if no other process took it first.
+        """
+
+    @_abc_1.abstractmethod
+    def HandOver(
+        self,
+        request: _hosts_pb2.HandOverRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_hosts_pb2.HandOverResponse, _abc.Awaitable[_hosts_pb2.HandOverResponse]]:
+        """Let go of at most `most` of these tables, each between hands, for another process to take
+        over (a host's table workers evened out: docs/hosting.md, "Which worker drives a table").
         """
 
     @_abc_1.abstractmethod

@@ -29,6 +29,10 @@ class HostsService(hosts_pb2_grpc.HostsServicer):
                   if p is not None and p.owner != store.owners.me]
         return hosts_pb2.TakeOverResponse(taken=self.room.take_over(places))
 
+    async def HandOver(self, request: hosts_pb2.HandOverRequest, context: Any) -> hosts_pb2.HandOverResponse:
+        self._check(context)
+        return hosts_pb2.HandOverResponse(released=self.room.hand_over(request.table_ids, request.most))
+
     async def Tables(  # type: ignore[override]  # answers a ListTablesResponse already serialized
         self, request: lobby_pb2.ListTablesRequest, context: Any
     ) -> bytes:
