@@ -66,7 +66,12 @@ class HandOverRequest(_message.Message):
 
     TABLE_IDS_FIELD_NUMBER: _builtins.int
     MOST_FIELD_NUMBER: _builtins.int
+    TO_FIELD_NUMBER: _builtins.int
     most: _builtins.int
+    to: _builtins.str
+    """The owner (a process of the room) each table let go is handed to, to take it over: no sweep for
+    tables whose process is gone hands it elsewhere meanwhile. Empty: nobody, for the next sweep.
+    """
     @_builtins.property
     def table_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -74,10 +79,11 @@ class HandOverRequest(_message.Message):
         *,
         table_ids: _abc.Iterable[_builtins.str] | None = ...,
         most: _builtins.int = ...,
+        to: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["most", b"most", "table_ids", b"table_ids"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["most", b"most", "table_ids", b"table_ids", "to", b"to"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -68,7 +68,8 @@ class HostsServicer:
 
     def TakeOver(self, request, context):
         """Drive these tables from now on: their owners are gone (the caller holds their locks
-        meanwhile). Each is taken only if no other process took it first.
+        meanwhile), or they were handed to this process (HandOver's `to`). Each is taken only if no
+        other process took it first.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -436,16 +436,16 @@ class Room:
         self._last_hand.pop(table.id, None)
         table.shutdown(reason)
 
-    def hand_over(self, table_ids: Iterable[str], most: int) -> list[str]:
-        """At most ``most`` of these tables let go, each between hands (``Table.movable``), for another process
-        to take over from its journal (the worker with less work: ``server.processes.placement``); its streams are
-        told to find it again, as after a takeover. The ids let go."""
+    def hand_over(self, table_ids: Iterable[str], most: int, to: str = "") -> list[str]:
+        """At most ``most`` of these tables let go, each between hands (``Table.movable``), handed to the owner
+        ``to`` to take over from its journal (the worker with less work: ``server.processes.placement``); its
+        streams are told to find it again, as after a takeover. The ids let go."""
         released: list[str] = []
         for table_id in table_ids:
             if len(released) >= most:
                 break
             table = self.tables.get(table_id)
-            if table is None or not table.movable or not self.store.owners.release(table_id, table.epoch):
+            if table is None or not table.movable or not self.store.owners.release(table_id, table.epoch, to):
                 continue
             log.info("table %s moves to another process between hands", table_id)
             self.lost(table, MOVED, quiet=True)

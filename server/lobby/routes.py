@@ -177,11 +177,11 @@ class Router:
                                     timeout=PASS_ON_SECONDS * 3)
         return list(reply.taken)
 
-    async def hand_over(self, address: str, table_ids: list[str], most: int) -> list[str]:
-        """Ask the process at ``address`` to let go of at most ``most`` of these tables, between hands; the ids it
-        let go (nobody drives them until a process takes them over)."""
+    async def hand_over(self, address: str, table_ids: list[str], most: int, to: str) -> list[str]:
+        """Ask the process at ``address`` to let go of at most ``most`` of these tables, between hands, handing
+        them to the owner ``to``; the ids it let go (driven by nobody until ``to`` takes them over)."""
         stub = hosts_pb2_grpc.HostsStub(self.channel(address))
-        reply = await stub.HandOver(hosts_pb2.HandOverRequest(table_ids=table_ids, most=most),
+        reply = await stub.HandOver(hosts_pb2.HandOverRequest(table_ids=table_ids, most=most, to=to),
                                     metadata=self._passing(None), timeout=PASS_ON_SECONDS)
         return list(reply.released)
 

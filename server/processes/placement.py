@@ -67,6 +67,9 @@ class Placement:
         self._seen: dict[int, deque[tuple[float, int]]] = {}
         """Each place's moves counted, as looked at over the last minute."""
         self._turn = 0
+        self.handed: dict[int, list[str]] = {}
+        """Tables handed to a worker (by its place's index) that it has not said it took (its answer late or
+        lost): asked of it again at the next step, until it answers or dies (then the sweep finds them)."""
 
     def _recent(self, slot: Slot) -> int:
         if not slot.counts:
@@ -114,17 +117,28 @@ class Placement:
         return fullest, emptiest, mine[fullest.owner], gap // 2
 
     async def even_out(self, router: Router) -> int:
-        """One step towards even workers: the fullest lets go of its surplus's tables that are between hands, and
-        the emptiest takes them over; how many moved. A table let go that the emptiest does not take (it died
-        meanwhile) is nobody's, and the next sweep for tables whose process is gone hands it out."""
+        """One step towards even workers: the fullest lets go of its surplus's tables that are between hands,
+        handing them to the emptiest in the store, and the emptiest takes them over; how many moved. A worker that
+        does not answer in time is asked again at the next step (it may be busy restoring them); one that died
+        meanwhile leaves them to the next sweep for tables whose process is gone."""
+        live = {slot.index: slot for slot in self.workers.live()}
+        for index, ids in list(self.handed.items()):  # handed before, not yet said taken: asked again
+            slot = live.get(index)
+            if slot is None:  # gone: the tables handed to it are found by the sweep
+                del self.handed[index]
+                continue
+            await router.take_over(slot.address, ids)
+            del self.handed[index]
         plan = self.surplus()
         if plan is None:
             return 0
         fullest, emptiest, tables, most = plan
-        released = await router.hand_over(fullest.address, tables, most)
+        released = await router.hand_over(fullest.address, tables, most, emptiest.owner)
         if not released:
             return 0
+        self.handed[emptiest.index] = released
         taken = await router.take_over(emptiest.address, released)
+        self.handed.pop(emptiest.index, None)
         log.info("%d tables moved from table worker %d to table worker %d between hands, to even them out",
                  len(taken), fullest.index + 1, emptiest.index + 1)
-        return len(taken)
+        return len(released)

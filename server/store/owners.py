@@ -234,14 +234,16 @@ class Owners(Part):
                 return None
             return int(self.db.execute("SELECT epoch FROM tables WHERE id = ?", (place.table_id,)).fetchone()[0])
 
-    def release(self, table_id: str, epoch: int) -> bool:
+    def release(self, table_id: str, epoch: int, to: str = "") -> bool:
         """Stop driving a table of this process's, driven at ``epoch`` (it moves to another process:
-        ``Room.hand_over``): it is handed to nobody at a raised epoch, so that this process can write to it no
-        more and the next to take it does so from its journal. False if it was not this process's at that epoch."""
+        ``Room.hand_over``): it is handed to the owner ``to`` (empty: nobody) at a raised epoch, so that this
+        process can write to it no more and the next to drive it does so from its journal (``to`` takes it over;
+        should ``to`` be gone, the sweep for tables whose process is gone finds it). False if it was not this
+        process's at that epoch."""
         with self.link.transaction():
             return int(self.db.execute(
-                "UPDATE tables SET owner = NULL, epoch = epoch + 1 WHERE id = ? AND owner = ? AND epoch = ?",
-                (table_id, self.me, epoch)).rowcount) == 1
+                "UPDATE tables SET owner = ?, epoch = epoch + 1 WHERE id = ? AND owner = ? AND epoch = ?",
+                (to or None, table_id, self.me, epoch)).rowcount) == 1
 
     def driven(self) -> list[Place]:
         """Every open table a live process drives (a tournament's included), oldest first."""
