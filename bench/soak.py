@@ -743,6 +743,7 @@ async def night(hours: float = 1.0, steps_per_hour: float = 600.0, kill_at: floa
                 series.setdefault(pid, []).append((sample.hours, kb / 1024))
                 names[pid] = name
     worst = 0.0
+    judged = 0
     lines = []
     for pid, points in sorted(series.items(), key=lambda kv: names[kv[0]]):
         first_seen = points[0][0]
@@ -756,12 +757,14 @@ async def night(hours: float = 1.0, steps_per_hour: float = 600.0, kill_at: floa
         if len(after) >= 5 and after[-1][0] - after[0][0] >= 0.1:
             grow = slope(after)
             worst = max(worst, grow)
+            judged += 1
             said += (f", {slope(after):+.2f} after its first hour ({after[0][1]:.1f} MB then, over "
                      f"{(after[-1][0] - after[0][0]) * 60:.0f} min)")
         else:
             said += ", too short after its first hour to say"
         lines.append(said)
-    verdict = "met" if worst <= NIGHT_MARK_MB else "NOT met"
+    verdict = ("not measured: no process lived six minutes past its first hour" if not judged
+               else "met" if worst <= NIGHT_MARK_MB else "NOT met")
     even = None
     if killed_at is not None:
         even = next((h for h, by in spreads if h > killed_at and len(by) > 1
@@ -779,5 +782,5 @@ async def night(hours: float = 1.0, steps_per_hour: float = 600.0, kill_at: floa
     for line_ in lines:
         out(line_)
     out(f"  the most any process grew a real hour after its first hour: {worst:+.2f} MB (mark: ≤ "
-        f"{NIGHT_MARK_MB:.0f} MB: {verdict}, over the processes that lived six minutes past their first hour)")
+        f"{NIGHT_MARK_MB:.0f} MB: {verdict}, over the {judged} processes that lived six minutes past their first hour)")
     return {"hours": took / 3600, "worst": worst, "rate": rate, "even": even, "killed": killed_at}
