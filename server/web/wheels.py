@@ -27,6 +27,10 @@ Where each wheel comes from:
   is then the checkout's code when the first friend asked, which is the server's unless someone edits the
   checkout while the server runs.
 
+Each wheel is compressed at zlib's fastest level: for the host's dependencies (38 MB, against 34 MB at the default
+level) that halves the CPU packing them takes (6.7 s to 3.1 s), which the first friend waits for, while the 4 MB
+more cross a LAN in well under a second.
+
 Each wheel is made the first time someone asks for it, once per process (a room nobody installs from
 spends nothing on them), in a folder of its own under the system's temporary folder, removed when the page
 stops. The page serves the client's own wheel under ``installing.wheel_name``.
@@ -185,11 +189,11 @@ def pack(dist: metadata.Distribution, out: Path) -> Path:
     target = out / f"{canonicalize_name(name).replace('-', '_')}-{version}-{tags_of(dist)}.whl"
     record: list[tuple[str, str, str]] = []
     partial = target.with_suffix(".partial")
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as wheel:
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as wheel:
         def put(arcname: str, content: bytes, mode: int = 0o644) -> None:
             entry = zipfile.ZipInfo(arcname, (1980, 1, 1, 0, 0, 0))
             entry.external_attr = (0o100000 | mode) << 16  # a file, with its permissions (a script's x bits)
-            wheel.writestr(entry, content, zipfile.ZIP_DEFLATED)
+            wheel.writestr(entry, content, zipfile.ZIP_DEFLATED, 1)
             record.append((arcname, _digest(content), str(len(content))))
 
         for file in files:
