@@ -108,12 +108,12 @@ def soak_section(quick: bool) -> None:
     print(f"== soak: {tables} tables for {seconds:.0f} s: watchers joining, leaving, dropping, resuming; "
           "people playing and giving up their seats; a kill -9 and a restart halfway")
     asyncio.run(soak(tables=tables, seconds=seconds))
-    hours = 1.0 if quick else ARGS.hours
-    print(f"== a night: {hours:.0f} simulated hours of a room ({ACTS_PER_HOUR:,.0f} moves an hour) at the machine's "
-          f"pace, {ARGS.seconds:.0f} s of real time at most: every game, people sitting and leaving, streams dropped "
-          "and resumed, the lobby watched and asked, tables closed and made, a table worker killed every two hours; "
-          "each process's memory, its growth an hour after its first half hour")
-    asyncio.run(night(hours=hours, seconds=120.0 if quick else ARGS.seconds))
+    hours = 0.05 if quick else ARGS.hours
+    print(f"== a night: {hours:.2f} real hours of a room at its own pace (at least {ACTS_PER_HOUR:,} moves an hour): "
+          "every game at every level, people sitting and leaving, streams dropped and resumed, the lobby watched and "
+          "asked, tables closed and made, table worker 1 killed -9 halfway; each process's memory, its growth a real "
+          "hour after its first hour")
+    asyncio.run(night(hours=hours, kill_at=hours / 2))
 
 
 def guests_section(quick: bool) -> None:
@@ -231,7 +231,7 @@ SECTIONS = {
     "lobby": lobby_section,
     "speech": speech_section,
 }
-ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, hours=8.0, speech_hands=4,
+ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, hours=1.0, speech_hands=4,
                           speech_langs="en", speech_games="", speech_no_baseline=False, speech_rates="",
                           seed=12)
 
@@ -241,8 +241,8 @@ def main() -> None:
     p.add_argument("--only", default=",".join(SECTIONS), help="comma-separated: " + ", ".join(SECTIONS))
     p.add_argument("--quick", action="store_true", help="small runs, for a smoke check")
     p.add_argument("--seconds", type=float, default=600.0,
-                   help="arena: wall time each mark may take at most; soak: the night's real time at most")
-    p.add_argument("--hours", type=float, default=8.0, help="soak: the night's simulated hours")
+                   help="arena: wall time each mark may take at most")
+    p.add_argument("--hours", type=float, default=1.0, help="soak: the night's real hours")
     p.add_argument("--mark", default="", help="arena: only the marks whose label contains this")
     p.add_argument("--matches", type=int, default=1000,
                    help="arena: matches a mark plays at most while its interval does not decide (at least 1,000)")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from pathlib import Path
@@ -29,7 +30,7 @@ from cardtui import i18n, identity
 from cardtui.client import connection
 from cardtui.client.fairness import Standing
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
-from tests.arrangements import Arrangement, Calls, Person, close_tables, make_table
+from tests.arrangements import Arrangement, Calls, Person, close_tables, listening, make_table
 from tests.conftest import passed
 from tests.postgres import Cluster
 from tests.waiting import eventually, eventually_async
@@ -930,6 +931,77 @@ async def test_a_killed_process_loses_no_event_and_says_none_twice(arrangement: 
         assert missed[: journaled - read] == list(range(read + 1, journaled + 1)), (read, journaled, missed)
     finally:
         await closing([ana, cris, wes])
+
+
+def tables_by_worker(arrangement: Arrangement) -> dict[int, set[str]]:
+    """The open tables each live table worker drives, as the store says (by the port it serves them at)."""
+    with contextlib.closing(sqlite3.connect(f"file:{arrangement.folder / 'store.db'}?mode=ro", uri=True)) as db:
+        rows = db.execute("SELECT t.id, o.address FROM tables t JOIN owners o ON o.id = t.owner "
+                          "WHERE t.finished IS NULL AND t.damaged IS NULL").fetchall()
+    live = {port for pid, front in arrangement.processes() if front is None for port in listening(pid)}
+    by: dict[int, set[str]] = {port: set() for port in live}
+    for table_id, address in rows:
+        port = int(str(address).rsplit(":", 1)[1])
+        if port in by and port != arrangement.ports[0]:
+            by[port].add(str(table_id))
+    return {port: ids for port, ids in by.items() if port != arrangement.ports[0]}
+
+
+def even(by: dict[int, set[str]]) -> bool:
+    counts = [len(ids) for ids in by.values()]
+    return len(counts) == 2 and max(counts) - min(counts) <= 1
+
+
+@pytest.mark.parametrize("arrangement", [pytest.param("workers", marks=pytest.mark.rpcs("Lobby/Spectate"))],
+                         indirect=True)
+async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_go_to_the_emptier(
+        arrangement: Arrangement) -> None:
+    """Four tables of bots, two on each table worker by their work; the worker that drives two of them is killed -9.
+    The survivor takes them over, the dead one's replacement serves with none, and tables move back to it between
+    hands until the two are even within one; whoever watches a table that moved follows it there, every event once.
+    Then each new table goes to the worker with fewer."""
+    ids = [await make_table(arrangement, game="cacho", seats=2, bots=2) for _ in range(4)]
+    await eventually(lambda: even(tables_by_worker(arrangement)), "the four tables shared out evenly")
+    watchers = [await Person.at(arrangement, f"w{n}").watch(table_id) for n, table_id in enumerate(ids)]
+    try:
+        for w in watchers:
+            w.follow()
+        for w in watchers:
+            await w.until(lambda p: p.view is not None and p.view.cacho.seats, "the first deal")
+        before = tables_by_worker(arrangement)
+        victim = max(before, key=lambda port: len(before[port] & set(ids)))
+        survivor = next(port for port in before if port != victim)
+        had = set(before[survivor])
+        arrangement.kill(arrangement.pid_at(f":{victim}"))
+        # the replacement serves on a port of its own, and the survivor's tables move to it until they are even
+        after = await eventually(lambda: (by := tables_by_worker(arrangement)) and survivor in by and len(by) == 2
+                                 and victim not in by and even(by) and by, "the workers even within one again")
+        replacement = next(port for port in after if port != survivor)
+        assert after[replacement], after
+        assert after[replacement] <= had | before[victim], "only tables the survivor drove moved"
+        assert set(ids) <= after[survivor] | after[replacement]
+        for w in watchers:  # each watcher of a table that moved followed it, and saw every event once
+            where = await w.conn.lobby.Locate(lobby_pb2.LocateRequest(token=w.token))
+            port = int(where.address.rsplit(":", 1)[1])
+            mine = after.get(port, set())
+            assert w.joined is not None and w.joined.table.id in mine, (w.name, where.address, after)
+            if port == replacement:
+                await w.until(lambda p: len(p.snapshots) >= 2, "the table's snapshot where it moved")
+                await w.until(lambda p: max((e.seq for e in p.events), default=0) > p.snapshots[-1].first_seq,
+                              "play going on where the table moved")
+            contiguous(w)
+        # new tables: each to the worker with fewer (of equals, either; the next to the other)
+        for _ in range(3):
+            now = tables_by_worker(arrangement)
+            fewer = min(now, key=lambda port: len(now[port]))
+            tied = len({len(t) for t in now.values()}) == 1
+            made = await make_table(arrangement, game="cacho", seats=2, bots=2)
+            then = tables_by_worker(arrangement)
+            went = next(port for port in then if made in then[port])
+            assert tied or went == fewer, (now, went)
+            assert even(then), then
+    finally:
+        await closing(watchers)
 
 
 @pytest.mark.rpcs("Lobby/JoinTable", "Lobby/Invite")

@@ -154,7 +154,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("--max-chat", type=float, default=2.0, metavar="N",
                    help=_("chat lines per second one address may send (default 2)"))
     s.add_argument("--max-tables", type=float, default=20.0, metavar="N",
-                   help=_("tables one address may open in a burst; then one every 3 s (default 20)"))
+                   help=_("tables one address may open at once before it is told it \"opened tables too fast\" and "
+                          "held to one every 3 s: raise it for a script that sets up a room (default 20)"))
     s.add_argument("--max-streams", type=int, default=64, metavar="N",
                    help=_("table streams one connection may hold open (default 64)"))
     s.add_argument("--max-streams-per-address", type=int, default=256, metavar="N",

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from cardtui.v1 import lobby_pb2 as cardtui_dot_v1_dot_lobby__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/hosts.proto\x12\ncardtui.v1\x1a\x16\x63\x61rdtui/v1/lobby.proto\"$\n\x0fTakeOverRequest\x12\x11\n\ttable_ids\x18\x01 \x03(\t\"!\n\x10TakeOverResponse\x12\r\n\x05taken\x18\x01 \x03(\t2\xe2\x01\n\x05Hosts\x12\x45\n\x08TakeOver\x12\x1b.cardtui.v1.TakeOverRequest\x1a\x1c.cardtui.v1.TakeOverResponse\x12G\n\x06Tables\x12\x1d.cardtui.v1.ListTablesRequest\x1a\x1e.cardtui.v1.ListTablesResponse\x12I\n\x0bWatchTables\x12\x1e.cardtui.v1.WatchTablesRequest\x1a\x18.cardtui.v1.TablesUpdate0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/hosts.proto\x12\ncardtui.v1\x1a\x16\x63\x61rdtui/v1/lobby.proto\"$\n\x0fTakeOverRequest\x12\x11\n\ttable_ids\x18\x01 \x03(\t\"!\n\x10TakeOverResponse\x12\r\n\x05taken\x18\x01 \x03(\t\">\n\x0fHandOverRequest\x12\x11\n\ttable_ids\x18\x01 \x03(\t\x12\x0c\n\x04most\x18\x02 \x01(\x05\x12\n\n\x02to\x18\x03 \x01(\t\"$\n\x10HandOverResponse\x12\x10\n\x08released\x18\x01 \x03(\t2\xa9\x02\n\x05Hosts\x12\x45\n\x08TakeOver\x12\x1b.cardtui.v1.TakeOverRequest\x1a\x1c.cardtui.v1.TakeOverResponse\x12\x45\n\x08HandOver\x12\x1b.cardtui.v1.HandOverRequest\x1a\x1c.cardtui.v1.HandOverResponse\x12G\n\x06Tables\x12\x1d.cardtui.v1.ListTablesRequest\x1a\x1e.cardtui.v1.ListTablesResponse\x12I\n\x0bWatchTables\x12\x1e.cardtui.v1.WatchTablesRequest\x1a\x18.cardtui.v1.TablesUpdate0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,6 +36,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TAKEOVERREQUEST']._serialized_end=98
   _globals['_TAKEOVERRESPONSE']._serialized_start=100
   _globals['_TAKEOVERRESPONSE']._serialized_end=133
-  _globals['_HOSTS']._serialized_start=136
-  _globals['_HOSTS']._serialized_end=362
+  _globals['_HANDOVERREQUEST']._serialized_start=135
+  _globals['_HANDOVERREQUEST']._serialized_end=197
+  _globals['_HANDOVERRESPONSE']._serialized_start=199
+  _globals['_HANDOVERRESPONSE']._serialized_end=235
+  _globals['_HOSTS']._serialized_start=238
+  _globals['_HOSTS']._serialized_end=535
 # @@protoc_insertion_point(module_scope)

@@ -59,3 +59,54 @@ class TakeOverResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TakeOverResponse: _TypeAlias = TakeOverResponse  # noqa: Y015
+
+@_typing.final
+class HandOverRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_IDS_FIELD_NUMBER: _builtins.int
+    MOST_FIELD_NUMBER: _builtins.int
+    TO_FIELD_NUMBER: _builtins.int
+    most: _builtins.int
+    to: _builtins.str
+    """The owner (a process of the room) each table let go is handed to, to take it over: no sweep for
+    tables whose process is gone hands it elsewhere meanwhile. Empty: nobody, for the next sweep.
+    """
+    @_builtins.property
+    def table_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        table_ids: _abc.Iterable[_builtins.str] | None = ...,
+        most: _builtins.int = ...,
+        to: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["most", b"most", "table_ids", b"table_ids", "to", b"to"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HandOverRequest: _TypeAlias = HandOverRequest  # noqa: Y015
+
+@_typing.final
+class HandOverResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RELEASED_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def released(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the ids this process let go: nobody drives them until taken over"""
+
+    def __init__(
+        self,
+        *,
+        released: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["released", b"released"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HandOverResponse: _TypeAlias = HandOverResponse  # noqa: Y015

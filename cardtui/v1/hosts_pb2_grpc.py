@@ -43,6 +43,11 @@ class HostsStub:
                 request_serializer=cardtui_dot_v1_dot_hosts__pb2.TakeOverRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_hosts__pb2.TakeOverResponse.FromString,
                 _registered_method=True)
+        self.HandOver = channel.unary_unary(
+                '/cardtui.v1.Hosts/HandOver',
+                request_serializer=cardtui_dot_v1_dot_hosts__pb2.HandOverRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_hosts__pb2.HandOverResponse.FromString,
+                _registered_method=True)
         self.Tables = channel.unary_unary(
                 '/cardtui.v1.Hosts/Tables',
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.SerializeToString,
@@ -63,7 +68,16 @@ class HostsServicer:
 
     def TakeOver(self, request, context):
         """Drive these tables from now on: their owners are gone (the caller holds their locks
-        meanwhile). Each is taken only if no other process took it first.
+        meanwhile), or they were handed to this process (HandOver's `to`). Each is taken only if no
+        other process took it first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def HandOver(self, request, context):
+        """Let go of at most `most` of these tables, each between hands, for another process to take
+        over (a host's table workers evened out: docs/hosting.md, "Which worker drives a table").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -91,6 +105,11 @@ def add_HostsServicer_to_server(servicer, server):
                     servicer.TakeOver,
                     request_deserializer=cardtui_dot_v1_dot_hosts__pb2.TakeOverRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_hosts__pb2.TakeOverResponse.SerializeToString,
+            ),
+            'HandOver': grpc.unary_unary_rpc_method_handler(
+                    servicer.HandOver,
+                    request_deserializer=cardtui_dot_v1_dot_hosts__pb2.HandOverRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_hosts__pb2.HandOverResponse.SerializeToString,
             ),
             'Tables': grpc.unary_unary_rpc_method_handler(
                     servicer.Tables,
@@ -133,6 +152,33 @@ class Hosts:
             '/cardtui.v1.Hosts/TakeOver',
             cardtui_dot_v1_dot_hosts__pb2.TakeOverRequest.SerializeToString,
             cardtui_dot_v1_dot_hosts__pb2.TakeOverResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def HandOver(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Hosts/HandOver',
+            cardtui_dot_v1_dot_hosts__pb2.HandOverRequest.SerializeToString,
+            cardtui_dot_v1_dot_hosts__pb2.HandOverResponse.FromString,
             options,
             channel_credentials,
             insecure,

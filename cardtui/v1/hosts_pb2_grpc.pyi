@@ -39,7 +39,12 @@ class HostsStub:
     def __new__(cls, channel: _aio.Channel) -> HostsAsyncStub: ...
     TakeOver: _grpc.UnaryUnaryMultiCallable[_hosts_pb2.TakeOverRequest, _hosts_pb2.TakeOverResponse]
     """Drive these tables from now on: their owners are gone (the caller holds their locks
-    meanwhile). Each is taken only if no other process took it first.
+    meanwhile), or they were handed to this process (HandOver's `to`). Each is taken only if no
+    other process took it first.
+    """
+    HandOver: _grpc.UnaryUnaryMultiCallable[_hosts_pb2.HandOverRequest, _hosts_pb2.HandOverResponse]
+    """Let go of at most `most` of these tables, each between hands, for another process to take
+    over (a host's table workers evened out: docs/hosting.md, "Which worker drives a table").
     """
     Tables: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]
     """This process's own tables, never another's: what a lobby lists for the whole room."""
@@ -58,7 +63,12 @@ class HostsAsyncStub(HostsStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     TakeOver: _aio.UnaryUnaryMultiCallable[_hosts_pb2.TakeOverRequest, _hosts_pb2.TakeOverResponse]  # type: ignore[assignment]
     """Drive these tables from now on: their owners are gone (the caller holds their locks
-    meanwhile). Each is taken only if no other process took it first.
+    meanwhile), or they were handed to this process (HandOver's `to`). Each is taken only if no
+    other process took it first.
+    """
+    HandOver: _aio.UnaryUnaryMultiCallable[_hosts_pb2.HandOverRequest, _hosts_pb2.HandOverResponse]  # type: ignore[assignment]
+    """Let go of at most `most` of these tables, each between hands, for another process to take
+    over (a host's table workers evened out: docs/hosting.md, "Which worker drives a table").
     """
     Tables: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]  # type: ignore[assignment]
     """This process's own tables, never another's: what a lobby lists for the whole room."""
@@ -80,7 +90,18 @@ class HostsServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_hosts_pb2.TakeOverResponse, _abc.Awaitable[_hosts_pb2.TakeOverResponse]]:
         """Drive these tables from now on: their owners are gone (the caller holds their locks
-        meanwhile). Each is taken only if no other process took it first.
+        meanwhile), or they were handed to this process (HandOver's `to`). Each is taken only if no
+        other process took it first.
+        """
+
+    @_abc_1.abstractmethod
+    def HandOver(
+        self,
+        request: _hosts_pb2.HandOverRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_hosts_pb2.HandOverResponse, _abc.Awaitable[_hosts_pb2.HandOverResponse]]:
+        """Let go of at most `most` of these tables, each between hands, for another process to take
+        over (a host's table workers evened out: docs/hosting.md, "Which worker drives a table").
         """
 
     @_abc_1.abstractmethod

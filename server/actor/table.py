@@ -785,6 +785,15 @@ class Table:
                     self.journal.hand(self, self.dealing.voided)
         self.fanout.end(reason, resubscribe=False, args=args)
 
+    @property
+    def movable(self) -> bool:
+        """Whether the table may move to another process now: open, between hands (no hand in play, no cut
+        waiting for seeds, no match waiting for its people), so that it comes back from its journal where the
+        next hand starts."""
+        match = self.match
+        return (not self.closed and (match is None or match.hand_over()) and self.dealing.cut is None
+                and not self.dealing.starting)
+
     def shutdown(self, reason: str) -> None:
         """The server is going away: timers stop (a bot's decision still coming is dropped),
         streams are told to come back later."""

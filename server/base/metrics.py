@@ -193,11 +193,27 @@ class Figures:
         return [("", self.collect()), *((name, of_process(pid)) for name, pid in self.helpers())]
 
 
+def helper_processes() -> list[tuple[str, int]]:
+    """The helper processes multiprocessing started for this process, by name: its fork server (the one its pools
+    and table workers are forked from) and its resource tracker, each only where this process started it (a table
+    worker shares the front's resource tracker, and starts a fork server of its own for its bots' pool)."""
+    from multiprocessing import forkserver, resource_tracker
+
+    named: list[tuple[str, int]] = []
+    for name, pid in (("forkserver", getattr(forkserver._forkserver, "_forkserver_pid", None)),
+                      ("resource-tracker", getattr(resource_tracker._resource_tracker, "_pid", None))):
+        if isinstance(pid, int) and pid > 0:
+            named.append((name, pid))
+    return named
+
+
 def pool_processes(bots: Callable[[], list[int]] | None, analysis: Callable[[], list[int]] | None
                    ) -> Callable[[], list[tuple[str, int]]]:
-    """A process's pools' processes by name, read when asked (``Figures.helpers``)."""
+    """A process's helpers and its pools' processes by name, read when asked (``Figures.helpers``): its fork server
+    and resource tracker (``helper_processes``), then each pool's processes as they are now (a pool starts its
+    processes at its first job)."""
     def read() -> list[tuple[str, int]]:
-        named: list[tuple[str, int]] = []
+        named = helper_processes()
         for kind, pids in (("bots", bots), ("analysis", analysis)):
             named += [(f"{kind}-{n}", pid) for n, pid in enumerate(pids() if pids is not None else [], 1)]
         return named
@@ -292,6 +308,11 @@ async def gathered(figures: Figures, workers: Workers | None) -> bytes:
         for slot in slots:
             place = f"worker-{slot.index + 1}"
             said = answers.get(slot.index) or []
+            if said:
+                slot.games = slot.games | _games_of(said)
+                _zero_fill(said, slot.games)
+            elif not slot.ready.is_set():  # gone: what it drove reads 0 until its replacement reports, not a gap
+                by_process.append((place, _nothing_stands(slot.games)))
             for name, families in said:
                 kept = families if name else [f for f in families if f.type not in ("counter", "histogram")]
                 by_process.append((f"{place}-{name}" if name else place, kept))
@@ -301,6 +322,38 @@ async def gathered(figures: Figures, workers: Workers | None) -> bytes:
     registry = CollectorRegistry(auto_describe=False)
     registry.register(_Gathered(merge(by_process)))
     return generate_latest(registry)
+
+
+def _nothing_stands(games: Iterable[str]) -> list[Metric]:
+    """A dead worker's standing gauges, every one at 0: its tables and seats for each game it reported, its
+    streams."""
+    tables = GaugeMetricFamily("cardtui_tables", "Open tables this process drives, by game.", labels=["game"])
+    seats = GaugeMetricFamily("cardtui_seats_taken", "Seats people hold at this process's tables (bots not "
+                              "counted), by game.", labels=["game"])
+    for game in sorted(games):
+        tables.add_metric([game], 0)
+        seats.add_metric([game], 0)
+    return [tables, seats, GaugeMetricFamily("cardtui_streams_open", "Table and tournament streams open on this "
+                                             "process.", value=0)]
+
+
+def _zero_fill(said: Sequence[tuple[str, Sequence[Metric]]], games: frozenset[str]) -> None:
+    """A worker's tables and seats given a 0 for each game its place reported before and it drives none of now (a
+    replacement's first pages, a game's last table closed): the series read 0, not a gap."""
+    for name, families in said:
+        for family in families:
+            if name or family.name not in ("cardtui_tables", "cardtui_seats_taken"):
+                continue
+            have = {sample.labels.get("game") for sample in family.samples}
+            for game in sorted(games - have):
+                family.add_metric([game], 0)  # type: ignore[attr-defined]  # a gauge family's own
+
+
+def _games_of(said: Sequence[tuple[str, Sequence[Metric]]]) -> frozenset[str]:
+    """The games a worker's standing figures name (its ``cardtui_tables`` and ``cardtui_seats_taken``)."""
+    return frozenset(sample.labels["game"] for name, families in said if not name for family in families
+                     if family.name in ("cardtui_tables", "cardtui_seats_taken") for sample in family.samples
+                     if "game" in sample.labels)
 
 
 class Page:

@@ -422,12 +422,12 @@ class Room:
         self.lost(table, STORE_AWAY)
         self._retake_soon(table.id)
 
-    def lost(self, table: Table, reason: str = MOVED) -> None:
+    def lost(self, table: Table, reason: str = MOVED, quiet: bool = False) -> None:
         """``table`` is driven no more here (another process drives it now, or its journal must bring
         it back): it is let go, and whoever follows it is told to find it again (``Locate``)."""
         if self.tables.get(table.id) is not table:
             return
-        if reason == MOVED:
+        if reason == MOVED and not quiet:
             log.warning("table %s is driven by another process now; it is let go here", table.id)
         del self.tables[table.id]
         for token in [t for t, g in self.tokens.items() if g.table is table]:
@@ -435,6 +435,22 @@ class Room:
         self._log_n.pop(table.id, None)
         self._last_hand.pop(table.id, None)
         table.shutdown(reason)
+
+    def hand_over(self, table_ids: Iterable[str], most: int, to: str = "") -> list[str]:
+        """At most ``most`` of these tables let go, each between hands (``Table.movable``), handed to the owner
+        ``to`` to take over from its journal (the worker with less work: ``server.processes.placement``); its
+        streams are told to find it again, as after a takeover. The ids let go."""
+        released: list[str] = []
+        for table_id in table_ids:
+            if len(released) >= most:
+                break
+            table = self.tables.get(table_id)
+            if table is None or not table.movable or not self.store.owners.release(table_id, table.epoch, to):
+                continue
+            log.info("table %s moves to another process between hands", table_id)
+            self.lost(table, MOVED, quiet=True)
+            released.append(table_id)
+        return released
 
     def _retake_soon(self, table_id: str) -> None:
         """Bring a table this process let go (its store away) back from its journal, once the store

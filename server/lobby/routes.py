@@ -177,6 +177,14 @@ class Router:
                                     timeout=PASS_ON_SECONDS * 3)
         return list(reply.taken)
 
+    async def hand_over(self, address: str, table_ids: list[str], most: int, to: str) -> list[str]:
+        """Ask the process at ``address`` to let go of at most ``most`` of these tables, between hands, handing
+        them to the owner ``to``; the ids it let go (driven by nobody until ``to`` takes them over)."""
+        stub = hosts_pb2_grpc.HostsStub(self.channel(address))
+        reply = await stub.HandOver(hosts_pb2.HandOverRequest(table_ids=table_ids, most=most, to=to),
+                                    metadata=self._passing(None), timeout=PASS_ON_SECONDS)
+        return list(reply.released)
+
     async def tables(self, include_finished: bool) -> list[common_pb2.TableSummary]:
         """Every other process's own tables (those that answer in time): the rest of the room's lobby."""
         return list(lobby_pb2.ListTablesResponse.FromString(await self.listing(include_finished)).tables)

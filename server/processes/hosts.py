@@ -26,8 +26,12 @@ class HostsService(hosts_pb2_grpc.HostsServicer):
         self._check(context)
         store = self.room.store
         places = [p for p in (store.owners.place(table_id) for table_id in request.table_ids)
-                  if p is not None and p.owner != store.owners.me]
+                  if p is not None and (p.owner != store.owners.me or p.table_id not in self.room.tables)]
         return hosts_pb2.TakeOverResponse(taken=self.room.take_over(places))
+
+    async def HandOver(self, request: hosts_pb2.HandOverRequest, context: Any) -> hosts_pb2.HandOverResponse:
+        self._check(context)
+        return hosts_pb2.HandOverResponse(released=self.room.hand_over(request.table_ids, request.most, request.to))
 
     async def Tables(  # type: ignore[override]  # answers a ListTablesResponse already serialized
         self, request: lobby_pb2.ListTablesRequest, context: Any

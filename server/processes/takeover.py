@@ -9,8 +9,10 @@ drove it before can never write to it again. Each table comes back from its jour
 restart brings it back: the same cards, the same turn, no event number used twice.
 
 Who takes what: a tournament's tables go to the process that runs the tournaments (the server's
-own); other tables go to this host's table workers in turn, or, where it has none, to this
-process. Sweeps run when a worker dies, and every few seconds where other hosts share the store.
+own); other tables go to this host's live table workers in turn, or, where it has none, to this
+process. Sweeps run when a worker dies, and every few seconds where other hosts share the store;
+after each, the workers are evened out (``server.processes.placement``): the tables a survivor
+took move back, between hands, once the dead worker's replacement serves.
 """
 
 from __future__ import annotations
@@ -27,26 +29,35 @@ from cardtui.server.store import Place, StoreDown
 if TYPE_CHECKING:
     from cardtui.server.hands.tournaments import Tournaments
     from cardtui.server.lobby.routes import Router
+    from cardtui.server.processes.placement import Placement
     from cardtui.server.processes.workers import Workers
 
 log = logging.getLogger("cardtui.takeover")
 
 SWEEP_SECONDS = 2.0
 """How often a process looks for tables whose process is gone, where other processes share its store."""
+EVEN_SECONDS = 0.25
+"""How soon the workers are looked at again while they are uneven and the tables to move were all in a hand: a table
+is between hands for the next hand's pause only (``--next-hand-delay``), which a look every two seconds may miss
+hand after hand."""
 
 
 class Keeper:
     """Hands the tables of processes that are gone to live ones: this process, or its workers."""
 
     def __init__(self, room: Room, router: Router | None = None, workers: Workers | None = None,
-                 lead: Callable[[], Tournaments | None] | None = None) -> None:
+                 lead: Callable[[], Tournaments | None] | None = None, placement: Placement | None = None) -> None:
         self.room = room
+        self.placement = placement
+        """Evens this host's table workers out after each sweep (``Placement.even_out``)."""
         self.router = router
         self.workers = workers
         self.lead = lead
         """Takes on the room's tournaments where no other process runs them (their new runner)."""
         self.leads = False
         self._lock = asyncio.Lock()
+        self.uneven = False
+        """The workers were uneven at the last look, and no table could move yet."""
         self._task: asyncio.Task[None] | None = None
         self._again = asyncio.Event()
 
@@ -101,6 +112,21 @@ class Keeper:
         # tables' journals replayed on one core, however many workers the host has
         return sum(await asyncio.gather(*(hand(address, ids) for address, ids in shares.items())))
 
+    async def even_out(self) -> int:
+        """Tables moved between this host's workers, between hands, towards even (``Placement.even_out``); under
+        the sweep's lock, so that no sweep hands out a table that is moving."""
+        if self.placement is None or self.router is None:
+            return 0
+        async with self._lock:
+            try:
+                moved = await self.placement.even_out(self.router)
+            except Exception as e:  # a worker gone meanwhile: what it let go is swept up, the next round tries again
+                log.warning("tables could not be moved to even the workers out (%s); trying again", e)
+                self.nudge()
+                return 0
+            self.uneven = not moved and self.placement.surplus() is not None
+            return moved
+
     def nudge(self) -> None:
         """Sweep soon (a worker died)."""
         self._again.set()
@@ -110,10 +136,11 @@ class Keeper:
 
         async def run() -> None:
             while True:
-                await self.room.clock.wait(self._again, every)
+                await self.room.clock.wait(self._again, EVEN_SECONDS if self.uneven else every)
                 self._again.clear()
                 try:
                     await self.sweep()
+                    await self.even_out()
                 except StoreDown as e:  # said once; the next sweep, once it answers, takes what is due
                     self.room.outage.down("the sweep for tables whose process is gone", e)
                 except Exception:

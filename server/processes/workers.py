@@ -30,11 +30,14 @@ from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtui.server.base.clock import REAL, Clock
 from cardtui.server.base.limits import Limits
 from cardtui.server.base.metrics import Asker
+
+if TYPE_CHECKING:
+    from cardtui.server.processes.placement import Placement
 
 log = logging.getLogger("cardtui.workers")
 
@@ -113,6 +116,9 @@ class Slot:
     """Where the front asks the worker in it for its figures (``server.metrics``)."""
     counts: str = ""
     """The folder where every worker in this place keeps its counters, read by the front whether one lives or not."""
+    games: frozenset[str] = frozenset()
+    """The games this place's workers have reported tables or seats of: a dead worker's read 0 on the page until
+    its replacement reports (``server.base.metrics.gathered``)."""
 
 
 Target = Callable[[WorkerSettings, Connection, Connection, Connection], None]
@@ -172,6 +178,8 @@ class Workers:
         watched, self._alive = self.context.Pipe(duplex=False)
         self._watched = watched
         self._turn = itertools.count()
+        self.placement: Placement | None = None
+        """Where new tables go by the workers' work (``server.processes.placement``); None: in turn."""
         self.on_death: Callable[[Slot], None] | None = None
         """Told of a worker that died (the server's process takes its tables over)."""
         self._closing = False
@@ -247,7 +255,10 @@ class Workers:
         return [slot for slot in self.slots if slot.ready.is_set()]
 
     def pick(self) -> str | None:
-        """Where a new table goes: the live workers in turn (None while none is serving)."""
+        """Where a new table goes: the live worker with the least work (``Placement.pick``), or, without a
+        placement, the live workers in turn (None while none is serving)."""
+        if self.placement is not None:
+            return self.placement.pick()
         live = self.live()
         if not live:
             return None

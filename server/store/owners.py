@@ -234,6 +234,29 @@ class Owners(Part):
                 return None
             return int(self.db.execute("SELECT epoch FROM tables WHERE id = ?", (place.table_id,)).fetchone()[0])
 
+    def release(self, table_id: str, epoch: int, to: str = "") -> bool:
+        """Stop driving a table of this process's, driven at ``epoch`` (it moves to another process:
+        ``Room.hand_over``): it is handed to the owner ``to`` (empty: nobody) at a raised epoch, so that this
+        process can write to it no more and the next to drive it does so from its journal (``to`` takes it over;
+        should ``to`` be gone, the sweep for tables whose process is gone finds it). False if it was not this
+        process's at that epoch."""
+        with self.link.transaction():
+            return int(self.db.execute(
+                "UPDATE tables SET owner = ?, epoch = epoch + 1 WHERE id = ? AND owner = ? AND epoch = ?",
+                (to or None, table_id, self.me, epoch)).rowcount) == 1
+
+    def driven(self) -> list[Place]:
+        """Every open table a live process drives (a tournament's included), oldest first."""
+        return self._places("t.finished IS NULL AND t.damaged IS NULL AND t.owner IS NOT NULL", ())
+
+    def work(self) -> dict[str, tuple[int, int]]:
+        """Each owner's open tables and the seats people hold at them (bots hold no token)."""
+        rows = self.db.execute(
+            "SELECT t.owner, COUNT(DISTINCT t.id), COUNT(k.digest) FROM tables t "
+            "LEFT JOIN tokens k ON k.table_id = t.id AND k.seat IS NOT NULL "
+            "WHERE t.finished IS NULL AND t.damaged IS NULL AND t.owner IS NOT NULL GROUP BY t.owner")
+        return {str(owner): (int(tables), int(seats)) for owner, tables, seats in rows}
+
     def fence(self, table_id: str, epoch: int) -> None:
         """Inside a write's transaction: raise ``Fenced`` unless this process still drives the
         table at ``epoch``. On PostgreSQL the table's row stays locked until the write commits, so

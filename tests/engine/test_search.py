@@ -187,7 +187,7 @@ def test_cacheta_odds_share_the_match_among_the_players_left() -> None:
 
 
 def test_a_process_keeps_a_few_arrangers_not_one_per_wild_set() -> None:
-    """A bot worker meets every Cacheta wild set in turn; each arranger keeps hundreds of thousands of answers."""
+    """A bot worker meets every Cacheta wild set in turn: it keeps a few arrangers, their answers within one budget."""
     from cardtui.engine.rummy.bots import search as rummy_search
     from cardtui.engine.rummy.bots.pifpaf import rules_of
     from cardtui.engine.rummy.melds import melder, wild_cards
@@ -199,3 +199,7 @@ def test_a_process_keeps_a_few_arrangers_not_one_per_wild_set() -> None:
             ("A", "2", "3", "4", "5", "6", "7", "8")]
     assert len(rummy_search._ARRANGERS) <= rummy_search.KEPT
     assert rummy_search.arranger(made[-1].m) is made[-1]  # the latest is kept, not made again
+    kept = list(rummy_search._ARRANGERS.values())
+    assert sum(3 * a.cap for a in kept) <= rummy_search.ARRANGED_BUDGET  # the answers of all of them, bounded together
+    assert all(a.cap == kept[0].cap > 0 for a in kept)
+

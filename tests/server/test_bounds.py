@@ -183,3 +183,36 @@ async def test_every_option_of_every_game_is_taken_at_its_ends_and_refused_past_
         said = await refusal(lobby, game=game.name, seats=seats, options={"no_such": common_pb2.OptionValue(flag=True)})
         assert "no option 'no_such'" in said, said
     assert tried > 50
+
+
+@pytest.mark.parametrize("max_tables", [20, 30])
+async def test_max_tables_is_how_many_tables_one_address_opens_at_once(tmp_path: Path, max_tables: int) -> None:
+    """``--max-tables N`` (``Limits.tables_per_minute``): a script setting up a room opens N tables at once; the next
+    is refused with the sentence the flag's help quotes, and one more may open every 3 s (the test's clock)."""
+    import argparse
+
+    from cardtui import cli
+    from cardtui.server.base.clock import ManualClock
+
+    [commands] = [a for a in cli.parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    serve = commands.choices["serve"]
+    [flag] = [a for a in serve._actions if "--max-tables" in a.option_strings]
+    assert "opened tables too fast" in (flag.help or "") and "every 3 s" in (flag.help or "")
+    clock = ManualClock()
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", limits=Limits(tables_per_minute=max_tables),
+                          clock=clock)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            lobby = lobby_pb2_grpc.LobbyStub(ch)
+            table = lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=0)
+            for _ in range(max_tables):
+                await lobby.CreateTable(table)
+            with pytest.raises(grpc.aio.AioRpcError) as too_fast:
+                await lobby.CreateTable(table)
+            assert too_fast.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert too_fast.value.details() == "This connection has opened tables too fast; wait a little."
+            await clock.advance(3.0)
+            await lobby.CreateTable(table)
+            assert len(running.room.tables) == max_tables + 1
+    finally:
+        await running.stop(grace=0.1)

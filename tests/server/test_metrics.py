@@ -63,6 +63,47 @@ def processes(url: str, name: str = "") -> set[str]:
             if not name or f.name == name}
 
 
+def per_process(url: str, name: str) -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
+    """The samples of ``name`` on the page, by process, then by their other labels."""
+    with urllib.request.urlopen(url, timeout=30) as page:
+        text = page.read().decode()
+    found: dict[str, dict[tuple[tuple[str, str], ...], float]] = defaultdict(dict)
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name:
+                labels = tuple(sorted((k, v) for k, v in sample.labels.items() if k != "process"))
+                found[sample.labels["process"]][labels] = sample.value
+    return found
+
+
+def tree(pid: int) -> list[tuple[int, float]]:
+    """A process and all its descendants, each with its start (seconds since the epoch), as the system says."""
+    top = psutil.Process(pid)
+    return sorted((p.pid, round(p.create_time(), 1)) for p in [top, *top.children(recursive=True)])
+
+
+async def the_page_matches_the_process_tree(url: str, pid: int) -> None:
+    """Every process of the host is on the page, once, and nothing else: the page's processes, told by their start
+    (``process_start_time_seconds``), are the real tree's (looked at before and after the page, and again if a
+    process started or ended meanwhile)."""
+    seen: list[object] = []
+
+    async def matching() -> bool:
+        before = await asyncio.to_thread(tree, pid)
+        started = await asyncio.to_thread(per_process, url, "process_start_time_seconds")
+        if before != await asyncio.to_thread(tree, pid):
+            return False  # a pool's process came or went meanwhile: look again
+        on_page = sorted(round(v, 1) for labels in started.values() for v in labels.values())
+        seen[:] = [sorted(started), before]
+        # (a worker too busy to answer within the page's time is left out of that page: the next is looked at)
+        return len(started) == len(before) and on_page == sorted(t for _, t in before)
+
+    try:
+        await eventually_async(matching, "the page and the process tree alike")
+    except AssertionError as e:
+        raise AssertionError(f"{e}: the page's processes and the tree's, last seen: {seen}") from None
+
+
 def one(figures: Figures, name: str, **labels: str) -> float:
     return figures.get(name, {}).get(tuple(sorted(labels.items())), 0.0)
 
@@ -104,6 +145,9 @@ async def test_the_figures_move_during_a_game_across_the_table_workers(tmp_path:
         await ana.until(lambda p: p.view is not None and p.view.hand_over, "the hand's end")
 
         during = await scraped(url)
+        await the_page_matches_the_process_tree(url, served.pid)
+        shown = await asyncio.to_thread(processes, url, "process_resident_memory_bytes")
+        assert {"front-forkserver", "front-resource-tracker", "worker-1-forkserver", "worker-2-forkserver"} <= shown
         assert named_in_rules() and named_in_rules() <= set(during), named_in_rules() - set(during)
         memory = await asyncio.to_thread(processes, url, "process_resident_memory_bytes")
         assert {"worker-1-bots-1", "worker-2-bots-1"} & memory, memory  # the bots' process that played, too
@@ -121,10 +165,18 @@ async def test_the_figures_move_during_a_game_across_the_table_workers(tmp_path:
         workers = psutil.Process(served.pid).children(recursive=True)
         driving = next(w.pid for w in workers if worker_port in listening(w.pid))
         counted = await scraped(url)
+        drove = {process for process, samples in (await asyncio.to_thread(per_process, url, "cardtui_tables")).items()
+                 if samples.get((("game", "truco_argentino"),)) == 1}
+        assert len(drove) == 1 and next(iter(drove)).startswith("worker-"), drove
+        place = drove.pop()
         os.kill(driving, signal.SIGKILL)
 
         async def restarted() -> Figures | None:
             now = await scraped(url)
+            # the dead worker's place: its table reads 0 on every page from the kill on (dead, then its replacement
+            # driving none), never a gap
+            tables = (await asyncio.to_thread(per_process, url, "cardtui_tables")).get(place, {})
+            assert tables.get((("game", "truco_argentino"),)) == 0, tables
             return now if one(now, "cardtui_worker_restarts_total") == 1 else None
 
         dead = await eventually_async(restarted, "the worker's death counted")
@@ -138,6 +190,9 @@ async def test_the_figures_move_during_a_game_across_the_table_workers(tmp_path:
             return one(now, "cardtui_takeovers_total") >= 1 and one(now, "cardtui_tables", game="truco_argentino") == 1
 
         await eventually_async(taken_over, "a takeover counted and the table back on the page")
+        seats = (await asyncio.to_thread(per_process, url, "cardtui_seats_taken")).get(place, {})
+        assert seats.get((("game", "truco_argentino"),)) == 0, seats
+        await the_page_matches_the_process_tree(url, served.pid)  # the replacement and its helpers too
     finally:
         await ana.close()
         await maker.close()

@@ -128,6 +128,28 @@ async def test_the_lobby_shares_tables_among_workers_and_says_where_each_is(two_
         assert not_owner.value.code() == grpc.StatusCode.PERMISSION_DENIED  # the worker's own refusal, handed back
 
 
+async def test_a_new_table_goes_to_the_worker_with_the_fewest_tables_then_the_fewest_seats(
+        two_workers: Running) -> None:
+    """Placement by work (docs/hosting.md, "Which worker drives a table"): tables first, then seats people hold."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{two_workers.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+
+        async def where(table_id: str) -> str:
+            watching = await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="w"))
+            await lobby.Leave(lobby_pb2.LeaveRequest(token=watching.token))
+            return str(watching.address)
+
+        a = await created(lobby, seats=2, bots=1, turn_seconds=3600)
+        b = await created(lobby, seats=2, bots=1, turn_seconds=3600)
+        x, y = await where(a), await where(b)
+        assert x != y  # one table each
+        await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=a, name="ana"))  # x: a seat held
+        c = await created(lobby, seats=2, bots=1, turn_seconds=3600)
+        assert await where(c) == y  # as many tables: the fewer seats
+        d = await created(lobby, seats=2, bots=1, turn_seconds=3600)
+        assert await where(d) == x  # the fewer tables, whatever the seats
+
+
 async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_follows(two_workers: Running) -> None:
     assert two_workers.workers is not None
     conn = Connection.open(f"127.0.0.1:{two_workers.port}")

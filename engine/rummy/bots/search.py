@@ -135,8 +135,15 @@ NEAR = tuple(n | sum(1 << j for j, o in enumerate(CARDS) if o.suit is c.suit and
 """``NEIGHBOURS`` and, for an ace, the queen and king of its suit (and theirs the ace): every card that may share
 a meld of three with a card, one wild card acting in it."""
 RANKS = tuple(c.rank for c in CARDS)
-ARRANGED = 200_000
-"""Hands an ``Arranger`` keeps the answer for; past it, it starts again."""
+ARRANGED = 50_000
+"""Hands an ``Arranger`` keeps the answer for, of each kind (loose cards, going out, the discard), where it is the
+process's only one; past it, that kind starts again."""
+ARRANGED_BUDGET = 2 * 3 * ARRANGED
+"""Answers every ``Arranger`` of a process keeps together (each its share, ``ARRANGED`` a kind at most). A bots'
+process that meets Cacheta's wild sets in turn holds ``KEPT`` arrangers, and at 200,000 answers a kind each they
+could hold 2.4 million answers, filling over a night: such a process grew through its first hours. Shared, they
+hold 300,000 at most (some tens of megabytes), and the process levels once they are full (bench/marks.md, "Memory
+in real hours")."""
 
 Hand = tuple[int, int]
 """A hand as two masks over ``melds.CARDS``: the cards held at least once, the cards held twice."""
@@ -196,10 +203,12 @@ class Arranger:
     rollout asks about the same few hands over and over (every choice of a decision is played out on the
     same deals, and most of the others' turns go alike), so most questions are a lookup."""
 
-    __slots__ = ("m", "memo", "outs", "pairs", "thrown", "wild")
+    __slots__ = ("cap", "m", "memo", "outs", "pairs", "thrown", "wild")
 
     def __init__(self, m: Melder) -> None:
         self.m = m
+        self.cap = ARRANGED
+        """Answers of each kind kept before that kind starts again: this arranger's share of ``ARRANGED_BUDGET``."""
         self.memo: dict[Hand, Loose] = {}
         self.outs: dict[Hand, bool] = {}
         self.thrown: dict[tuple[int, int, int], int] = {}
@@ -210,7 +219,7 @@ class Arranger:
         """The cards ``hand``'s best arrangement leaves outside melds (``Loose``)."""
         hit = self.memo.get(hand)
         if hit is None:
-            if len(self.memo) >= ARRANGED:
+            if len(self.memo) >= self.cap:
                 self.memo.clear()
             hit = self.memo[hand] = self.m.loose_masks(*hand)
         return hit
@@ -220,7 +229,7 @@ class Arranger:
         the first way, cheaper than the best arrangement)."""
         hit = self.outs.get(hand)
         if hit is None:
-            if len(self.outs) >= ARRANGED:
+            if len(self.outs) >= self.cap:
                 self.outs.clear()
             hit = self.outs[hand] = self.m.goes_out_masks(*hand)
         return hit
@@ -256,7 +265,7 @@ class Arranger:
             k = ((a & near).bit_count() + (b & near).bit_count()) * 16 - RANKS[i]  # fewest near, then highest
             if k < key:
                 best, key = i, k
-        if len(self.thrown) >= ARRANGED:
+        if len(self.thrown) >= self.cap:
             self.thrown.clear()
         self.thrown[(a, b, left)] = best
         return best
@@ -276,6 +285,9 @@ def arranger(m: Melder) -> Arranger:
         while len(_ARRANGERS) >= KEPT:
             del _ARRANGERS[next(iter(_ARRANGERS))]
         found = _ARRANGERS[m] = Arranger(m)
+        share = min(ARRANGED, ARRANGED_BUDGET // (3 * len(_ARRANGERS)))
+        for each in _ARRANGERS.values():  # the budget shared anew among the arrangers kept
+            each.cap = share
     return found
 
 
