@@ -102,19 +102,37 @@ def check(record: Mapping[str, Any], rng: random.Random, tally: Tally, where: st
                                                                       why))
 
 
+PROGRESS = 120.0
+"""Seconds between two lines of a run's progress."""
+
+
 def run(print: Callable[[str], None], quick: bool = False, seconds: float = 900.0) -> bool:
-    """Hands of every option set in turn, until ``MARK`` reasons (or ``seconds``) are checked; print the counts."""
+    """Hands of every option set in turn, until ``MARK`` reasons (or ``seconds``) are checked; print the counts.
+    The clock is looked at after every hand, and the counts so far printed every ``PROGRESS`` seconds, so a run cut
+    short says what it checked."""
     tally = Tally()
     rng = random.Random(7)
     mark = MARK // 10 if quick else MARK
-    start = time.perf_counter()
+    start = told = time.perf_counter()
     seed = 0
+    hands = 0
     print(f"-- the advice's facts against a recount from the history: at least {mark} reasons, every game and option")
-    while sum(tally.reasons.values()) < mark and time.perf_counter() - start < seconds:
+
+    def going() -> bool:
+        return sum(tally.reasons.values()) < mark and time.perf_counter() - start < seconds
+
+    while going():
         for game, options, players in OPTION_SETS:
+            if not going():
+                break
             where = f"{game} {players}p {dict(options) or 'defaults'}"
             for record in records(game, options, players, seed, 1):
                 check(record, rng, tally, where, most=12 if game in ("pifpaf", "cacheta") else None)
+                hands += 1
+            if time.perf_counter() - told > PROGRESS:
+                told = time.perf_counter()
+                print(f"  after {told - start:.0f} s: {hands} hands, {sum(tally.reasons.values())} reasons, "
+                      f"{tally.facts} facts, {len(tally.wrong)} wrong")
         seed += 1
     for where, n in sorted(tally.reasons.items()):
         print(f"  {where}: {n} reasons")
@@ -122,7 +140,6 @@ def run(print: Callable[[str], None], quick: bool = False, seconds: float = 900.
     for where, step, fact in tally.wrong[:20]:
         print(f"  WRONG {where} step {step}: {fact.name} said {fact.stated!r}, recounted {fact.counted!r}")
     ok = not tally.wrong and total >= mark
-    print(f"  {total} reasons, {tally.facts} facts checked, {len(tally.wrong)} wrong, in "
+    print(f"  {total} reasons, {tally.facts} facts checked in {hands} hands, {len(tally.wrong)} wrong, in "
           f"{time.perf_counter() - start:.0f} s" + ("" if ok else ": NOT met"))
     return ok
-
