@@ -1,10 +1,11 @@
 """Positions whose best play the rules decide, generated from played hands, and how the analysis judges them.
 
 The blunder suite (``bench.analysis_rigs``) holds a few positions rigged by hand. This suite finds its own in hands
-played by the easy bot (cheap, and now and then a move at random, so that what bots seldom do comes up), at
-every game and tie rule, a seat's card swapped for one dealt to nobody where that makes a tie (``_swapped``), and keeps those whose right and wrong moves follow from the rules and what the deciding
-seat can see, whatever the cards it cannot (``decide``), by reasoning of its own: the ranks and tie rules as
-docs/rules.md states them (``bench.recount``'s), never the analysis's end game or its playouts. Each family:
+played by cheap players (``cheap``, mostly, and the easy bot; now and then a move at random, so that what they
+seldom do comes up), at every game and tie rule, a seat's card swapped for one dealt to nobody where that makes a
+tie (``_swapped``), and keeps those whose right and wrong moves follow from the rules and what the deciding seat can
+see, whatever the cards it cannot (``decide``), by reasoning of its own: the ranks and tie rules as docs/rules.md
+states them (``bench.recount``'s), never the analysis's end game or its playouts. Each family:
 
 - **last card**: the seat's last card surely takes a trick that decides the hand (nothing unseen is as high, or no
   one of the other side is left to play): played face up, or a call before it, is right; played face down, or
@@ -18,8 +19,9 @@ docs/rules.md states them (``bench.recount``'s), never the analysis's end game o
   Accepting where a raise is legal is neither: it is as good as the raise only against a side that always runs
   from it, and an opponent who cannot see the seat's card may accept (the analysis may rightly call it a mistake);
 - **tie** (one family for each tie rule: truco paulista's, and truco argentino's ``play_on`` and ``first_trick``):
-  the seat is last to play in a trick that a card of its ties, and the tie gives its side the hand by the table's
-  tie rule, where a card below gives the other side the hand: the tying card (or one above) is right.
+  the seat is last to play in a trick the other side's card holds (not tied already), a card of the seat's ties it,
+  and the tie gives its side the hand by the table's tie rule, where a card below gives the other side the hand: the
+  tying card (or one above) is right.
 
 At the other games the rules decide less: the cards a seat cannot see, and what the others will do, leave most
 choices to judgement. Three positions are decided all the same (``found_other``):
@@ -68,6 +70,8 @@ from cardtui.engine.core import Action
 from cardtui.engine.games import get
 from cardtui.engine.records import GameView
 from cardtui.engine.truco import endgame
+from cardtui.engine.truco.envido import envido as envido_score
+from cardtui.engine.truco.flor import flor_value
 from cardtui.engine.truco.tricks import TieRule
 from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
@@ -299,9 +303,9 @@ def _tie(seen: Seen, moves: Sequence[Action]) -> tuple[str, tuple[Action, ...], 
     if seen.still != [seen.you] or not seen.table:
         return None
     top = max(x for _, x in seen.table)
-    holder = next(s for s, x in seen.table if x == top)
-    if holder % 2 == seen.team or not any(seen.rank[c] == top for c in v.cards):
-        return None
+    holder = trick_result(seen.table)[0]
+    if holder is None or holder % 2 == seen.team or not any(seen.rank[c] == top for c in v.cards):
+        return None  # (a tie already down leaves a card below it as good as the tying one)
     if seen.standing([*seen.table, (seen.you, top)]) != seen.team:
         return None
     if hand_won([*seen.results, 1 - seen.team], seen.mano_team, seen.first_decided) != 1 - seen.team:
@@ -327,9 +331,30 @@ def families(game: str, options: Mapping[str, Any]) -> frozenset[str]:
     return frozenset({LAST, LOST, WON, TIES[rule]})
 
 
-LEVELS = ("easy",)
-"""The bots the hands are played by, a seat's drawn at each match's start: the easy bot, which is cheap (the positions
-want many hands, not good play: a move at random now and then brings what no bot would do)."""
+CARDS = "cards"
+"""The cheapest player of all (``cheap``): a card at random, a call now and then, every call accepted."""
+LEVELS = (CARDS, CARDS, "easy")
+"""Who plays the truco hands, a seat's drawn at each match's start: mostly the cheap player (the rare positions, a
+tie above all, want hands that reach their last trick, many of them, not good play), and the easy bot, so that the
+hands look like play too; a move at random now and then brings what neither would do."""
+OTHER_LEVELS = ("easy",)
+"""Who plays the other games' hands: the easy bot."""
+CALL_NOW = 0.15
+"""How often the cheap player calls (or raises) where it may: the stakes vary."""
+
+
+def cheap(legal: Sequence[Action], rng: random.Random) -> Action:
+    """The cheap player's move: a call accepted (or now and then raised), now and then a call of its own, else a
+    card face up at random (or whatever else the rules ask for: a deal's choice, an envido's answer)."""
+    moves = [a for a in legal if a.type != "signal"] or list(legal)
+    calls = [a for a in moves if a.type in CALLS]
+    if calls and rng.random() < CALL_NOW:
+        return calls[0]
+    accepts = [a for a in moves if a.type in ACCEPTS]
+    if accepts:
+        return accepts[0]
+    plays = [a for a in moves if a.type == "play"]
+    return rng.choice(plays or moves)
 
 
 class Tables:
@@ -380,11 +405,12 @@ def found(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int]] = OP
                 if seat is None:
                     break
                 legal = match.legal_actions(seat)
-                yield from _judged(match, seat, legal, where, where)
+                view = match.view(seat)
+                yield from _judged(match, seat, legal, where, where, view)
                 if need & set(TIES.values()):
-                    yield from _swapped(match, seat, where)
+                    yield from _swapped(match, seat, where, view)
                 calls = [a for a in legal if a.type in CALLS]
-                if calls and need & {LOST, WON} and _may_decide(match.view(seat)):
+                if calls and need & {LOST, WON} and _may_decide(view):
                     called = copy.deepcopy(match)
                     called.apply(seat, calls[0])
                     answer = next((s for s in called.to_act() if called.legal_actions(s) and s % 2 != seat % 2), None)
@@ -392,7 +418,8 @@ def found(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int]] = OP
                         yield from _judged(called, answer, called.legal_actions(answer), f"{where}, a call added",
                                            where)
                 moves = [a for a in legal if a.type != "signal"] or legal
-                action = rng.choice(moves) if rng.random() < RANDOM else match.bot_action(seat, rng, bots[seat])
+                action = (rng.choice(moves) if rng.random() < RANDOM else cheap(legal, rng) if bots[seat] == CARDS
+                          else match.bot_action(seat, rng, bots[seat]))
                 match.apply(seat, action)
 
 
@@ -409,20 +436,20 @@ def _may_decide(view: GameView) -> bool:
     return any(hand_won([*seen.results, t], seen.mano_team, seen.first_decided) == t for t in (0, 1))
 
 
-def _swapped(match: Any, seat: int, where: str) -> Iterator[Decided]:
+def _swapped(match: Any, seat: int, where: str, view: GameView) -> Iterator[Decided]:
     """Where ``seat`` is last to play to a trick held by the other side and holds no card of its rank: one of its
     cards (the lowest that can be) swapped for a card of that rank dealt to nobody, then the decision judged (a tie's
     family is rare in play). Never where a flor was sung, nor where the swap would give the seat a flor, nor change
     the envido it announced (or showed), which the seat's cards dealt must agree with (the others' announcements say
     nothing of the seat's cards, and the analysis reads the seat's own hand from the cards)."""
-    view = match.view(seat)
     if not isinstance(view, TrucoView) or view.turn != seat or view.pending is not None or not view.cards:
         return
     seen = Seen(view)
     if seen.still != [seat] or not seen.table:
         return
     top = max(x for _, x in seen.table)
-    if next(s for s, x in seen.table if x == top) % 2 == seen.team or any(seen.rank[c] == top for c in view.cards):
+    holder = trick_result(seen.table)[0]
+    if holder is None or holder % 2 == seen.team or any(seen.rank[c] == top for c in view.cards):
         return
     part = view.argentino
     if part is not None and (part.flor_sung or part.flor_calls or any(s.seat == seat for s in part.shown)):
@@ -433,17 +460,20 @@ def _swapped(match: Any, seat: int, where: str) -> Iterator[Decided]:
     else:
         dealt = {c for cards in match.state.dealt for c in cards}
         spare = [c for c in ARGENTINO_DECK if ARGENTINO_RANK[c] == top and c not in dealt]
+    st = match.state
     for old in sorted(view.cards, key=lambda c: seen.rank[c]):
         for new in spare:
-            state = copy.deepcopy(match.state)
+            if part is not None:
+                dealt = [new if c == old else c for c in st.dealt[seat]]
+                if (st.options.flor and flor_value(dealt) >= 0) or (
+                        announced and envido_score(dealt, st.options.envido_unsuited)[0] != st.env[seat]):
+                    continue  # a flor the round would have had to sing, or another envido than it announced
+            state = copy.deepcopy(st)
             state.hands[seat][state.hands[seat].index(old)] = new
             if part is None:
                 state.deck[state.deck.index(new)] = old
             else:
-                envido = state.env[seat]
                 _regive(state, seat)
-                if state.flor[seat] >= 0 or (announced and state.env[seat] != envido):
-                    continue  # a flor the round would have had to sing, or another envido than it announced
             swapped = copy.copy(match)
             swapped.state = state
             yield from (d for d in _judged(swapped, seat, swapped.legal_actions(seat),
@@ -452,8 +482,9 @@ def _swapped(match: Any, seat: int, where: str) -> Iterator[Decided]:
             return
 
 
-def _judged(match: Any, seat: int, legal: list[Action], where: str, source: str) -> Iterator[Decided]:
-    view = match.view(seat)
+def _judged(match: Any, seat: int, legal: list[Action], where: str, source: str, view: GameView | None = None
+            ) -> Iterator[Decided]:
+    view = match.view(seat) if view is None else view
     if not isinstance(view, TrucoView):
         return
     said = decide(view, legal)
@@ -465,7 +496,7 @@ def _judged(match: Any, seat: int, legal: list[Action], where: str, source: str)
 # -- the other games ----------------------------------------------------------------------------------------
 def found_other(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int, str]] = OTHER_SETS,
                 wanted: Callable[[], frozenset[str]] = lambda: frozenset(OTHERS), until: float = math.inf,
-                levels: Sequence[str] = LEVELS) -> Iterator[Decided]:
+                levels: Sequence[str] = OTHER_LEVELS) -> Iterator[Decided]:
     """The decided positions of Cacho, Pif Paf and Cacheta (see the module) met in hands played by the bots of
     ``levels`` (a move at random now and then), table after table, hand after hand of a match of each; none wanted,
     or past ``until``, the search ends."""
