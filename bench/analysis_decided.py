@@ -688,11 +688,12 @@ def _in_turn(*sources: Iterator[Decided]) -> Iterator[Decided]:
 
 
 def run(print: Callable[[str], None], quick: bool = False, seconds: float = 3600.0, per_family: int = 0,
-        families: Sequence[str] = (*FAMILIES, *OTHERS)) -> bool:
+        families: Sequence[str] = (*FAMILIES, *OTHERS), judging: bool = True) -> bool:
     """Positions of each of ``families``, up to ``per_family`` each (``MARK_POSITIONS`` by default; a tenth with
     ``quick``), each counted once and (truco) only where the end game bears it out (``Tally.admit``), or until
     ``seconds`` (the truco families and the other games' in turn); each judged; the marks printed. A family with no
-    right move (or no wrong one) has no mark of that kind."""
+    right move (or no wrong one) has no mark of that kind. ``judging`` False: the positions found and counted,
+    none judged (what finding them costs)."""
     want = per_family or (MARK_POSITIONS // 10 if quick else MARK_POSITIONS)
     tally = Tally()
     start = time.perf_counter()
@@ -706,7 +707,10 @@ def run(print: Callable[[str], None], quick: bool = False, seconds: float = 3600
     for d in _in_turn(found(wanted=lambda: wanted(FAMILIES), until=start + seconds),
                       found_other(wanted=lambda: wanted(OTHERS), until=start + seconds)):
         if tally.positions[d.family] < want and tally.admit(d):
-            judge(d, tally)
+            if judging:
+                judge(d, tally)
+            else:
+                tally.positions[d.family] += 1
         if time.perf_counter() - told > PROGRESS:
             told = time.perf_counter()
             print(f"  after {told - start:.0f} s: " + "; ".join(
