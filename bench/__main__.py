@@ -205,9 +205,12 @@ def speech_section(quick: bool) -> None:
     hands = 2 if quick else ARGS.speech_hands
     langs = ("en",) if quick else tuple(ARGS.speech_langs.split(","))
     games = speech.GAMES if not ARGS.speech_games else tuple(ARGS.speech_games.split(","))
-    print(f"== speech: the line mode read by espeak-ng at its default rate, {hands} whole hands of each game with "
-          "three bots at a room's pace; speech against the hand's time, terse (the mark) and verbose (the baseline)")
-    speech.run(print=lambda s: print(s, flush=True), hands=hands, langs=langs, games=games)
+    print(f"== speech: the line mode read by espeak-ng at 300 words a minute and its default rate, {hands} whole hands "
+          "of each game with three bots at a room's pace; speech against the hand's time, terse (the marks) and "
+          "verbose (the baseline)")
+    speech.run(print=lambda s: print(s, flush=True), hands=hands, langs=langs, games=games,
+               baseline=not ARGS.speech_no_baseline,
+               rates=tuple(int(r) for r in ARGS.speech_rates.split(",")) if ARGS.speech_rates else (300, 175))
 
 
 def startup_section(quick: bool) -> None:
@@ -239,7 +242,8 @@ SECTIONS = {
     "speech": speech_section,
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, hours=8.0, speech_hands=4,
-                          speech_langs="en", speech_games="", seed=12)
+                          speech_langs="en", speech_games="", speech_no_baseline=False, speech_rates="",
+                          seed=12)
 
 
 def main() -> None:
@@ -259,10 +263,13 @@ def main() -> None:
     p.add_argument("--speech-hands", type=int, default=4, help="speech: whole hands of each game at each level")
     p.add_argument("--speech-langs", default="en", help="speech: the languages heard (en,pt_BR,es)")
     p.add_argument("--speech-games", default="", help="speech: the games (default: every one)")
+    p.add_argument("--speech-no-baseline", action="store_true", help="speech: the terse level alone (the marks)")
+    p.add_argument("--speech-rates", default="", help="speech: the terse level's rates, words a minute (300,175)")
     args = p.parse_args()
     ARGS.seconds, ARGS.mark, ARGS.matches = args.seconds, args.mark, args.matches
     ARGS.runs, ARGS.hands, ARGS.hours, ARGS.seed = args.runs, args.hands, args.hours, args.seed
     ARGS.speech_hands, ARGS.speech_langs, ARGS.speech_games = args.speech_hands, args.speech_langs, args.speech_games
+    ARGS.speech_no_baseline, ARGS.speech_rates = args.speech_no_baseline, args.speech_rates
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)
 

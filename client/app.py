@@ -10,7 +10,7 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding
 
-from cardtui.client.connection import BadAddress, Connection, error_text, unreachable
+from cardtui.client.connection import BadAddress, Connection, diagnosed, error_text
 from cardtui.client.invite_links import BadLink, Link, read_link, same_server, terminal_link
 from cardtui.client.rounds import Entered, Rounds, ready
 from cardtui.client.screens.connect import ConnectScreen
@@ -137,8 +137,8 @@ class CardApp(App[None]):
         try:
             self.info = await self.conn.info()
         except grpc.aio.AioRpcError as err:
-            await self.push_screen(ConnectScreen(self.conn.target, self.conn, unreachable(err, self.conn.target)),
-                                   self._reached)
+            trouble, problem = await diagnosed(self.conn, err)
+            await self.push_screen(ConnectScreen(self.conn.target, self.conn, problem, trouble), self._reached)
             return
         await self._named_or_ask()
 

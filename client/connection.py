@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import socket
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
@@ -148,37 +151,153 @@ def address(target: str) -> str:
     return f"{host or '127.0.0.1'}:{_port(port, target)}"
 
 
+class Trouble(StrEnum):
+    """What happened when a call did not get its answer, as the sentences for it tell it apart."""
+
+    REFUSED = "refused"
+    """The host is there, and nothing listens on the port (the connection was refused)."""
+    NO_HOST = "no host"
+    """The name resolves to no address."""
+    UNREACHABLE = "unreachable"
+    """No route to the host or its network, from this machine."""
+    FORBIDDEN = "forbidden"
+    """This machine's own rules refuse the connection (a route that prohibits it, a firewall that rejects)."""
+    SILENT = "silent"
+    """Nothing comes back at all: the host is down or off this network, or a firewall drops the connection."""
+    STARTING = "starting"
+    """Something accepts connections on the port but does not answer as a card server (yet): a server still
+    starting, which binds its port before it serves, or another program."""
+    SLOW = "slow"
+    """The server is connected and answers, but not this call in time: it is busy."""
+    TLS = "tls"
+    BAD_PORT = "bad port"
+    OTHER = "other"
+
+
+PROBE_SECONDS = 2.0
+"""How long a plain TCP connection to the server's port is given, to tell a host that never answers from one
+where something accepts connections but gRPC gets no answer."""
+PATIENCE = 5.0
+"""How long a call waits for its answer (a busy server answers most within a second)."""
+PATIENT_AGAIN = 3.0
+"""A call that only asks (the tables, the server's info) and timed out is asked once more, this many times as
+patiently, before the person is told the server is slow."""
+
+
+def trouble_of(err: grpc.aio.AioRpcError, ready: bool = False) -> Trouble:
+    """What a failed call's status and details say happened; ``ready``: the channel was connected (so a deadline
+    is a slow answer, not a connection that never came)."""
+    if err.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return Trouble.SLOW if ready else Trouble.SILENT
+    low = (err.details() or "").lower()
+    if "settings frame" in low:  # connected, and the server never spoke HTTP/2: not serving (yet)
+        return Trouble.STARTING
+    if "connection refused" in low:
+        return Trouble.REFUSED
+    if "tcp handshake" in low or "connect() timed out" in low:  # the TCP connection itself never came
+        return Trouble.SILENT
+    if "tls" in low or "ssl" in low or "handshake" in low or "certificate" in low:
+        return Trouble.TLS
+    if "parse port" in low:
+        return Trouble.BAD_PORT
+    if "resolv" in low or "not found" in low or "lookup" in low or "name or service" in low:
+        return Trouble.NO_HOST
+    if "unreachable" in low or "no route" in low:
+        return Trouble.UNREACHABLE
+    if "permission denied" in low or "invalid argument" in low:  # a prohibit or blackhole route, a rejecting rule
+        return Trouble.FORBIDDEN
+    if "timed out" in low or "timeout" in low or "deadline" in low:
+        return Trouble.SILENT
+    return Trouble.OTHER
+
+
+async def probe(target: str, seconds: float = PROBE_SECONDS) -> Trouble | None:
+    """A plain TCP connection to ``target`` (``HOST:PORT``), closed at once: None if it connects (something
+    listens there), else what stopped it."""
+    host, _colon, port = target.rpartition(":")
+    try:
+        _reader, writer = await asyncio.wait_for(asyncio.open_connection(host.strip("[]"), int(port)), seconds)
+    except TimeoutError:
+        return Trouble.SILENT
+    except ConnectionRefusedError:
+        return Trouble.REFUSED
+    except OSError as err:
+        if err.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+            return Trouble.UNREACHABLE
+        if err.errno in (errno.EACCES, errno.EPERM, errno.EINVAL):
+            return Trouble.FORBIDDEN
+        if isinstance(err, socket.gaierror):
+            return Trouble.NO_HOST
+        return Trouble.OTHER
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return None
+
+
+async def diagnosed(conn: Connection, err: BaseException) -> tuple[Trouble, str]:
+    """What happened when the server at ``conn`` did not answer, and its sentence: a deadline on a connected
+    channel is a slow server; on one that never connected, a plain TCP connection tells a host that never answers
+    from a port where something accepts connections but does not answer (yet) as a card server."""
+    if not isinstance(err, grpc.aio.AioRpcError):
+        return Trouble.OTHER, unreachable(err, conn.target)
+    trouble = trouble_of(err, conn.ready())
+    if trouble is not Trouble.SILENT:
+        return trouble, unreachable(err, conn.target) if trouble is not Trouble.SLOW else said(trouble, conn.target)
+    found = await probe(conn.target, conn.probe_seconds)
+    trouble = Trouble.STARTING if found is None else found
+    return trouble, said(trouble, conn.target)
+
+
+WAIT = frozenset({Trouble.STARTING, Trouble.SLOW})
+"""What a person waits out: the server is there, and answers in a while."""
+
+
 def unreachable(err: BaseException, target: str = "") -> str:
-    """Why a server cannot be reached, in words: refused, no such host, TLS, timed out, …"""
-    where = target or _("the server")
+    """Why a server cannot be reached, in words: refused, no such host, TLS, no answer, … (``diagnosed`` tells a
+    deadline's causes apart, where it can wait for a connection of its own)."""
     if isinstance(err, BadAddress):
         return str(err)
     if not isinstance(err, grpc.aio.AioRpcError):
-        return _("Something went wrong talking to {where}: {error}").format(where=where, error=err)
-    if err.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
-        return _("{where} did not answer in time: the host may be down, or a firewall drops the connection.").format(
-            where=where)
-    details = err.details() or ""
-    low = details.lower()
-    host = where.rpartition(":")[0] or where
-    if "connection refused" in low:
-        return _("Nothing answers at {where}: the connection was refused. Is the server running, on this port?").format(
-            where=where)
-    if "tls" in low or "ssl" in low or "handshake" in low or "certificate" in low:
+        return _("Something went wrong talking to {where}: {error}").format(where=target or _("the server"), error=err)
+    trouble = trouble_of(err)
+    if trouble is Trouble.OTHER:
+        if err.code() == grpc.StatusCode.UNAVAILABLE and problem_of(err) is None:
+            return _("{where} cannot be reached ({why}).").format(where=target or _("the server"),
+                                                                  why=err.details() or _("no reason given"))
+        return problem_text(err) or err.code().name
+    return said(trouble, target)
+
+
+def said(trouble: Trouble, target: str = "") -> str:
+    """The sentence for what happened, naming the address where there is one."""
+    where = target or _("the server")
+    host = where.rpartition(":")[0].strip("[]") or where
+    if trouble is Trouble.REFUSED:
+        return _("Nothing is listening at {where}: the connection was refused. Is the server running, on this "
+                 "port?").format(where=where)
+    if trouble is Trouble.NO_HOST:
+        return _("There is no such host: {host} cannot be found. Check the spelling of the address.").format(host=host)
+    if trouble is Trouble.UNREACHABLE:
+        return _("The network cannot reach {host}: there is no route to it from this machine. Is this machine on "
+                 "the same network?").format(host=host)
+    if trouble is Trouble.FORBIDDEN:
+        return _("This machine's network rules refuse connections to {host} (a firewall or a route that forbids "
+                 "it).").format(host=host)
+    if trouble is Trouble.SILENT:
+        return _("{host} does not answer at all: the machine may be off or on another network, or a firewall drops "
+                 "the connection.").format(host=host)
+    if trouble is Trouble.STARTING:
+        return _("Something accepts connections at {where} but does not answer as a card server yet: the server "
+                 "may still be starting.").format(where=where)
+    if trouble is Trouble.SLOW:
+        return _("{where} is connected but slow to answer: the server is busy.").format(where=where)
+    if trouble is Trouble.TLS:
         return _("The secure connection to {where} failed (TLS): the server may not use TLS, or its certificate is "
                  "not the one given with --tls-ca.").format(where=where)
-    if "parse port" in low:
+    if trouble is Trouble.BAD_PORT:
         return _("{where}: that is not a port; a port is a number from 1 to 65535.").format(where=where)
-    if "resolv" in low or "not found" in low or "lookup" in low or "name or service" in low:
-        return _("There is no such host: {host} cannot be found. Check the spelling of the address.").format(host=host)
-    if "timed out" in low or "timeout" in low or "deadline" in low:
-        return _("{where} did not answer in time: the host may be down, or a firewall drops the connection.").format(
-            where=where)
-    if "unreachable" in low or "no route" in low:
-        return _("The network cannot reach {host}: is this machine on the same network?").format(host=host)
-    if err.code() == grpc.StatusCode.UNAVAILABLE:
-        return _("{where} cannot be reached ({why}).").format(where=where, why=details or _("no reason given"))
-    return problem_text(err) or err.code().name
+    return _("{where} cannot be reached.").format(where=where)
 
 
 PROBLEM_METADATA = "cardtui-problem-bin"
@@ -213,13 +332,40 @@ def closing_text(closing: table_pb2.Closing) -> str:
 
 
 def error_text(err: BaseException) -> str:
-    """A refusal as the sentence the server sent (in the reader's language), or a plain word on
-    what went wrong."""
+    """A refusal as the sentence the server sent (in the reader's language), or what happened to the call in
+    words: a deadline is a busy server (what was asked may still be done), a connection refused or a host out of
+    reach is said as such."""
     if isinstance(err, grpc.aio.AioRpcError):
-        if err.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-            return _("The server cannot be reached just now.")
+        if problem_of(err) is not None:
+            return problem_text(err)
+        if err.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return _("The server is busy and did not answer in time. Wait a moment, then look again before you "
+                     "ask again: what you asked may still be done.")
+        if err.code() == grpc.StatusCode.UNAVAILABLE:
+            trouble = trouble_of(err)
+            if trouble is Trouble.REFUSED:
+                return _("The server refused the connection: it is not running now. The client tries again "
+                         "by itself.")
+            if trouble in (Trouble.UNREACHABLE, Trouble.FORBIDDEN, Trouble.SILENT, Trouble.NO_HOST):
+                return _("The server's host is out of reach from here just now: the network, or the host, is "
+                         "down.")
+            return problem_text(err) or _("The server cannot be reached just now.")
         return problem_text(err) or err.code().name
     return str(err)
+
+
+def slow(err: BaseException) -> bool:
+    """The call timed out: the server may still do what it was asked."""
+    return isinstance(err, grpc.aio.AioRpcError) and err.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def refused(err: BaseException) -> bool:
+    """The server answered the call and refused it (a sentence of its own), as opposed to a call that met no
+    answer (a deadline, a server out of reach): only a refusal is "not allowed"."""
+    if not isinstance(err, grpc.aio.AioRpcError):
+        return False
+    return problem_of(err) is not None or err.code() not in (grpc.StatusCode.DEADLINE_EXCEEDED,
+                                                              grpc.StatusCode.UNAVAILABLE)
 
 
 @dataclass
@@ -256,6 +402,9 @@ class Connection:
     """What the server said of itself when last asked (``info``): its version, its own client's URLs."""
     unoffered: Unoffered | None = field(default=None, repr=False)
     """Every channel's words for a call its server does not have (``client.versions``)."""
+    patience: float = field(default_factory=lambda: PATIENCE)
+    """How long a call waits for its answer (read when the connection is made: the tests make it shorter)."""
+    probe_seconds: float = field(default_factory=lambda: PROBE_SECONDS)
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
@@ -271,6 +420,27 @@ class Connection:
         """The server's own client as its page offers it, at the host this client dialled if it can; None
         if it offers none (no page), or has not said (not asked yet, or older than the offer)."""
         return best(list(self.server.client_wheels), self.target) if self.server is not None else None
+
+    def ready(self) -> bool:
+        """The channel to the lobby is connected now (a call that timed out met a busy server, not no server)."""
+        return self.channel.get_state(try_to_connect=False) == grpc.ChannelConnectivity.READY
+
+    def unreached(self, err: BaseException) -> str:
+        """Why a call to this server failed, in words, without waiting: a deadline on a connected channel is a
+        busy server, else what the status says (``diagnosed`` looks further, where it can wait)."""
+        if isinstance(err, grpc.aio.AioRpcError) and err.code() == grpc.StatusCode.DEADLINE_EXCEEDED and self.ready():
+            return said(Trouble.SLOW, self.target)
+        return unreachable(err, self.target)
+
+    async def asking(self, call: Callable[[float], Awaitable[Reply]]) -> Reply:
+        """A call that only asks (it changes nothing), given ``patience``; if the answer is late, asked once more,
+        more patiently: a busy server answers it then, and the person is not told of a server that is there."""
+        try:
+            return await call(self.patience)
+        except grpc.aio.AioRpcError as err:
+            if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED or not self.ready():
+                raise
+        return await call(self.patience * PATIENT_AGAIN)
 
     async def close(self) -> None:
         for channel in self.elsewhere.values():
@@ -329,19 +499,20 @@ class Connection:
         """Ask the lobby where the table ``token`` opens is served now (it moves when the process
         that served it stops); kept as it was if the lobby cannot say."""
         try:
-            found = await self.lobby.Locate(lobby_pb2.LocateRequest(token=token), timeout=5)
+            found = await self.lobby.Locate(lobby_pb2.LocateRequest(token=token), timeout=self.patience)
         except grpc.aio.AioRpcError:  # the lobby is away too, or older than tables served elsewhere
             return
         self.routes[token] = found.address
 
     async def info(self) -> lobby_pb2.ServerInfo:
         """The server's info; this client says its version as it asks (docs/client.md §13)."""
-        self.server = await self.lobby.GetInfo(lobby_pb2.GetInfoRequest(client_version=__version__), timeout=5)
+        request = lobby_pb2.GetInfoRequest(client_version=__version__)
+        self.server = await self.asking(lambda patience: self.lobby.GetInfo(request, timeout=patience))
         return self.server
 
     async def tables(self, include_finished: bool = False) -> list[common_pb2.TableSummary]:
         request = lobby_pb2.ListTablesRequest(include_finished=include_finished)
-        return list((await self.lobby.ListTables(request, timeout=5)).tables)
+        return list((await self.asking(lambda patience: self.lobby.ListTables(request, timeout=patience))).tables)
 
     async def watch_tables(self, include_finished: bool = False) -> AsyncIterator[lobby_pb2.TablesUpdate]:
         """The room's list as it changes (``Lobby.WatchTables``, docs/client.md §2): a snapshot, then each change.
@@ -351,13 +522,13 @@ class Connection:
             yield update
 
     async def create(self, request: lobby_pb2.CreateTableRequest) -> common_pb2.TableSummary:
-        created = await self.lobby.CreateTable(request, timeout=5)
+        created = await self.lobby.CreateTable(request, timeout=self.patience)
         self.owned[created.table.id] = created.owner_token
         return created.table
 
     async def close_table(self, table_id: str) -> None:
         request = lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=self.owned.get(table_id, ""))
-        await self.lobby.CloseTable(request, timeout=5)
+        await self.lobby.CloseTable(request, timeout=self.patience)
 
     async def join(self, table_id: str, name: str, password: str = "", invite: str = "") -> lobby_pb2.JoinResponse:
         """A seat, with a new chain pledged for its fair deals (``cardtui.fair.Chain``): every seed this client
@@ -367,7 +538,7 @@ class Connection:
         async def once(session: str) -> lobby_pb2.JoinResponse:
             request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session,
                                                  invite=invite, pledge=chain.pledge)
-            return self._route(await self.lobby.JoinTable(request, timeout=5))
+            return self._route(await self.lobby.JoinTable(request, timeout=self.patience))
 
         joined = await self._as_player(name, once)
         self.chains[joined.token] = chain
@@ -377,7 +548,7 @@ class Connection:
         async def once(session: str) -> lobby_pb2.JoinResponse:
             request = lobby_pb2.SpectateRequest(table_id=table_id, name=name, password=password, session=session,
                                                 invite=invite)
-            return self._route(await self.lobby.Spectate(request, timeout=5))
+            return self._route(await self.lobby.Spectate(request, timeout=self.patience))
 
         return await self._as_player(name, once)
 
@@ -386,11 +557,11 @@ class Connection:
         owner token this client was given."""
         request = lobby_pb2.InviteRequest(table_id=table_id, with_password=with_password,
                                           owner_token=self.owned.get(table_id, "") if with_password else "")
-        return await self.lobby.Invite(request, timeout=5)
+        return await self.lobby.Invite(request, timeout=self.patience)
 
     async def open_invite(self, code: str) -> lobby_pb2.InviteResponse:
         """The table an invite's code opens (refused with a sentence if this server did not make it)."""
-        return await self.lobby.OpenInvite(lobby_pb2.OpenInviteRequest(code=code), timeout=5)
+        return await self.lobby.OpenInvite(lobby_pb2.OpenInviteRequest(code=code), timeout=self.patience)
 
     # -- players who are remembered ----------------------------------------------------------
     async def sign_in(self, name: str) -> players_pb2.ProveResponse | None:
@@ -400,13 +571,14 @@ class Connection:
         """
         try:
             if self.identity is None:
-                await self.lobby.Hello(players_pb2.HelloRequest(name=name), timeout=5)
+                await self.lobby.Hello(players_pb2.HelloRequest(name=name), timeout=self.patience)
                 return None
             me = self.identity
-            hello = await self.lobby.Hello(players_pb2.HelloRequest(name=name, public_key=me.public_key), timeout=5)
+            hello = await self.lobby.Hello(players_pb2.HelloRequest(name=name, public_key=me.public_key),
+                                           timeout=self.patience)
             proved = await self.lobby.Prove(players_pb2.ProveRequest(
                 name=name, public_key=me.public_key, nonce=hello.nonce,
-                signature=me.sign(hello.server_id, hello.nonce, name)), timeout=5)
+                signature=me.sign(hello.server_id, hello.nonce, name)), timeout=self.patience)
         except grpc.aio.AioRpcError as err:
             if err.code() == grpc.StatusCode.UNIMPLEMENTED:
                 self.identity = None
@@ -435,15 +607,16 @@ class Connection:
         return await call(self.session)
 
     async def leaderboard(self, game: str) -> players_pb2.LeaderboardResponse:
-        return await self.lobby.Leaderboard(players_pb2.LeaderboardRequest(game=game), timeout=5)
+        request = players_pb2.LeaderboardRequest(game=game)
+        return await self.asking(lambda patience: self.lobby.Leaderboard(request, timeout=patience))
 
     async def player_card(self, name: str = "", table_id: str = "", seat: int | None = None
                           ) -> players_pb2.PlayerCardResponse:
         request = players_pb2.PlayerCardRequest(name=name, table_id=table_id, seat=seat)
-        return await self.lobby.PlayerCard(request, timeout=5)
+        return await self.asking(lambda patience: self.lobby.PlayerCard(request, timeout=patience))
 
     async def leave(self, token: str) -> None:
-        await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token), timeout=5)
+        await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token), timeout=self.patience)
 
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
         """The move, made; its event's number. Sent again while its table is away (``ACT_PATIENCE``)."""
@@ -452,7 +625,7 @@ class Connection:
         give_up = loop.time() + ACT_PATIENCE
         while True:
             try:
-                return (await self._at_table(token, lambda table: table.Act(request, timeout=5))).seq
+                return (await self._at_table(token, lambda table: table.Act(request, timeout=self.patience))).seq
             except grpc.aio.AioRpcError as err:
                 if err.code() != grpc.StatusCode.UNAVAILABLE or loop.time() > give_up:
                     raise
@@ -461,7 +634,7 @@ class Connection:
     async def cut(self, token: str, hand: int, seed: bytes) -> bool:
         """This seat's seed for the hand being dealt; whether it went into the deal."""
         request = table_pb2.CutRequest(token=token, hand=hand, seed=seed)
-        return (await self._at_table(token, lambda table: table.Cut(request, timeout=5))).taken
+        return (await self._at_table(token, lambda table: table.Cut(request, timeout=self.patience))).taken
 
     def _cut_soon(self, token: str, hand: int, seed: bytes, fair: FairDeals) -> None:
         async def send() -> None:
@@ -488,7 +661,7 @@ class Connection:
 
     async def list_hands(self, table_id: str, token: str = "", password: str = "") -> replay_pb2.ListHandsResponse:
         request = replay_pb2.ListHandsRequest(table_id=table_id, token=token, password=password)
-        return await self.lobby.ListHands(request, timeout=10)
+        return await self.asking(lambda patience: self.lobby.ListHands(request, timeout=2 * patience))
 
     async def replay(
         self, table_id: str, hand: int, token: str = "", password: str = ""
@@ -510,22 +683,22 @@ class Connection:
 
     async def chat(self, token: str, text: str) -> None:
         request = table_pb2.ChatRequest(token=token, text=text)
-        await self._at_table(token, lambda table: table.Chat(request, timeout=5))
+        await self._at_table(token, lambda table: table.Chat(request, timeout=self.patience))
 
     async def phrase(self, token: str, phrase: int) -> None:
         """A quick phrase (``Phrase``): each reader sees it in their own language."""
         request = table_pb2.ChatRequest(token=token, phrase=phrase)  # type: ignore[arg-type]
-        await self._at_table(token, lambda table: table.Chat(request, timeout=5))
+        await self._at_table(token, lambda table: table.Chat(request, timeout=self.patience))
 
     async def rematch(self, token: str, choice: table_pb2.RematchChoice.ValueType) -> None:
         """At a match's end: play again, the same seats or the seats swapped."""
         request = table_pb2.RematchRequest(token=token, choice=choice)
-        await self._at_table(token, lambda table: table.Rematch(request, timeout=5))
+        await self._at_table(token, lambda table: table.Rematch(request, timeout=self.patience))
 
     async def hint(self, token: str, card: str) -> table_pb2.HintResponse:
         """The melds a card of this seat's hand joins or would complete (Pif Paf, Cacheta)."""
         request = table_pb2.HintRequest(token=token, card=card)
-        return await self._at_table(token, lambda table: table.Hint(request, timeout=5))
+        return await self._at_table(token, lambda table: table.Hint(request, timeout=self.patience))
 
     async def follow(
         self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from cardtui.client.fairness import DealCheck, Dealing
     from cardtui.client.models import TableModel
     from cardtui.client.option_words import OptionWords
+    from cardtui.client.shape import Family
     from cardtui.v1 import common_pb2
 
 RESERVED = frozenset({"escape", "question_mark", "slash", "plus", "minus", "equals_sign", "enter", "tab", "i"})
@@ -77,8 +78,6 @@ class ClientGame:
     """Its cards are played by their place as dealt (truco), not discarded from a hand in order (rummy)."""
     kinds: tuple[str, ...] = ()
     """Every other action, in the order of its line-mode numbers (after the cards')."""
-    brief: bool = False
-    """Its terse turn is the turn alone, without its choices (``client.lines.actions.BRIEF``)."""
     phrases: frozenset[int] = frozenset()
     """Quick phrases only this game's tables offer (``client.phrases``: "Truco!")."""
     options: Mapping[str, OptionWords] = field(default_factory=dict)
@@ -92,6 +91,10 @@ class ClientGame:
     labeller: Callable[[TableModel, common_pb2.Action], Text | None] | None = None
     """Its own label for an action the usual words would get wrong (a truco signal by what it promises); None
     for the usual label."""
+
+    lines: Callable[[], Family] | None = None
+    """What its family puts into the shape the line mode tells every hand in (``client.shape``): a function,
+    as ``board`` is; None for a game that shares another's view (its family is found by the view's message)."""
 
     pack_for: Callable[[Mapping[str, common_pb2.OptionValue]], tuple[str, ...]] | None = None
     """The pack a table's options choose (Chinchón's 40 or 48 cards, with its jokers), where they choose one; None:

@@ -43,6 +43,7 @@ from cardtui.server.lobby.room import Room, TableRequest
 from cardtui.server.lobby.routes import Router
 from cardtui.server.processes.analysis_pool import AnalysisPool
 from cardtui.server.store import StoreDown
+from cardtui.server.web.wheels import offline_system
 from cardtui.v1 import (
     analysis_pb2,
     lobby_pb2,
@@ -138,7 +139,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             log.info("a client of cardtui %r connected from %s; this server runs %s", said, context.peer(), __version__)
         wheels = [wheel_url(page, __version__) for page in self.room.invites.where.pages]  # the page's (server.web)
         return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=tables,
-                                    no_cuts=self.room.cut_window <= 0, client_wheels=wheels)
+                                    no_cuts=self.room.cut_window <= 0, client_wheels=wheels,
+                                    offline_system=offline_system() if wheels else "")
 
     async def ListTables(  # type: ignore[override]  # answers a ListTablesResponse already serialized
         self, request: lobby_pb2.ListTablesRequest, context: Any

@@ -35,6 +35,7 @@ from cardtui.server.web.site import (
     session_command,
 )
 from tests.waiting import PATIENCE, eventually
+from tools.web_shots import CsiStream
 
 ASSET = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']|url\(["']?([^"')]+)""")
 
@@ -46,6 +47,8 @@ class Guest:
         self.ws = ws
         self.screen = pyte.Screen(width, height)
         self.stream = pyte.ByteStream(self.screen)
+        self.received: list[bytes] = []
+        """The terminal output as it came, frame by frame."""
 
     @property
     def text(self) -> str:
@@ -60,6 +63,7 @@ class Guest:
                 raise AssertionError(f"{wanted!r} never showed; the screen:\n{self.text}")
             msg = await asyncio.wait_for(self.ws.receive(), left)
             if msg.type == aiohttp.WSMsgType.BINARY:
+                self.received.append(msg.data)
                 self.stream.feed(msg.data)
             elif msg.type != aiohttp.WSMsgType.TEXT:
                 raise AssertionError(f"the session ended ({msg.type.name} {msg.extra!r}) before {wanted!r}")
@@ -124,6 +128,43 @@ async def test_a_guest_types_a_name_and_reaches_the_lobby(
         assert "People" in guest.text and "Watching" in guest.text
     finally:
         await guest.ws.close()
+
+
+def drawn(screen: pyte.Screen) -> tuple[object, ...]:
+    """All a screen holds: every cell (its character, colours and styles), the cursor, the modes and margins."""
+    cells = tuple(tuple(screen.buffer[y][x] for x in range(screen.columns)) for y in range(screen.lines))
+    cursor = screen.cursor
+    return cells, cursor.x, cursor.y, cursor.attrs, cursor.hidden, frozenset(screen.mode), screen.margins, screen.title
+
+
+async def test_the_quick_stream_draws_what_pytes_own_parser_does(
+    web: WebServer, http: aiohttp.ClientSession
+) -> None:
+    """``tools.web_shots.CsiStream`` (the browser tests read the page's terminal with it) dispatches a whole control
+    sequence at once: a Textual app's real output, the lobby's first frames, leaves the same screen after every
+    frame as pyte's parser does, in the frames as they came and cut at every byte (a sequence split between two
+    frames goes through the parser)."""
+    guest = await open_guest(http, f"ws://127.0.0.1:{web.port}/ws")
+    try:
+        await guest.until("Your name at the tables")
+        await guest.type("bia\r")
+        await guest.until("games: Cacho")
+    finally:
+        await guest.ws.close()
+    frames = guest.received
+    assert sum(map(len, frames)) > 10_000 and any(b"\x1b[38;2;" in f for f in frames), "colours and moves to read"
+    whole, parsed = pyte.Screen(80, 24), pyte.Screen(80, 24)
+    quick, slow = CsiStream(whole), pyte.ByteStream(parsed)
+    for frame in frames:
+        quick.feed(frame)
+        slow.feed(frame)
+        assert drawn(whole) == drawn(parsed)
+    cut = pyte.Screen(80, 24)
+    one_by_one = CsiStream(cut)
+    for byte in b"".join(frames):
+        one_by_one.feed(bytes([byte]))
+    assert drawn(cut) == drawn(parsed)
+    assert "games: Cacho" in "\n".join(whole.display)
 
 
 async def test_one_address_gets_only_so_many_sessions(web: WebServer, http: aiohttp.ClientSession) -> None:

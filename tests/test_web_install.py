@@ -20,7 +20,7 @@ from cardtui import __version__
 from cardtui.installing import Offer, best, offer, wheel_name
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebServer, install_line, local_target, open_socket
-from cardtui.server.web.wheels import backend_here, needed, tags_of
+from cardtui.server.web.wheels import backend_here, needed, system, tags_of
 
 WHEEL = wheel_name(__version__)
 
@@ -54,6 +54,51 @@ async def test_the_install_page_names_its_own_address_in_every_line(page: WebSer
     assert "--index-url http://127.0.0.1:" in said and "--trusted-host 127.0.0.1 cardtui" in said
     async with http.get(base + "install", headers={"Accept-Language": "pt-BR"}) as answer:
         assert "Jogue no seu próprio terminal" in await answer.text()
+
+
+async def test_the_page_offers_first_the_install_that_needs_only_the_host_where_it_serves_every_wheel(
+        page: WebServer, http: aiohttp.ClientSession) -> None:
+    """Where the page can serve every wheel the client needs, the line that installs from the host alone comes
+    first, with the system it works on and how long it takes; the lines with PyPI after it, for any other system.
+    Where a package the client needs was not installed here, the page cannot serve it: the PyPI lines come first
+    and the host-only one is not offered."""
+    base = f"http://127.0.0.1:{page.port}/"
+    client = offer(base, __version__)
+    assert page.wheels.complete(), "every package of this environment was installed from a wheel (or is cardtui)"
+    async with http.get(base + "install") as answer:
+        said = await answer.text()
+    offline, pipx = client.offline().replace("&&", "&amp;&amp;"), client.pipx()
+    assert said.index(offline) < said.index(pipx), "the host-only way first"
+    assert system() in said and "nothing from the internet" in said
+    page.wheels.missing.append("not-installed-here")  # a requirement this host lacks
+    page.wheels.whole = None
+    async with http.get(base + "install") as answer:
+        said = await answer.text()
+    assert pipx in said and offline not in said and "cannot hand out every package" in said
+
+
+async def test_the_server_says_the_system_its_page_installs_on_alone(tmp_path: Path) -> None:
+    """``ServerInfo.offline_system``: the host's system where its page serves every wheel, empty with no page; the
+    start-up line and an invite say the host-only line first then, and the PyPI line after it."""
+    from cardtui.client.connection import Connection
+    from cardtui.client.screens.invite import install_text
+    from cardtui.server.app import start
+
+    page = "http://192.168.1.20:8080/"
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", web_pages=[page])
+    conn = Connection.open(f"127.0.0.1:{running.port}")
+    try:
+        info = await conn.info()
+    finally:
+        await conn.close()
+        await running.stop(grace=0.1)
+    assert info.offline_system == system()
+    client = offer(page, __version__)
+    line = install_line(page)
+    assert line.index(client.offline()) < line.index(client.pipx()) and system() in line
+    said = install_text(list(info.client_wheels), info.offline_system).plain
+    assert said.index(client.offline()) < said.index(client.pipx())
+    assert install_text(list(info.client_wheels)).plain.splitlines()[1] == client.pipx(), "a page of no system"
 
 
 async def test_the_page_serves_the_client_it_runs_under_its_one_name(page: WebServer,
@@ -115,6 +160,7 @@ def test_the_lines_trust_a_page_over_https_only_as_told() -> None:
     assert best(wheels, "10.0.0.5:50051") == Offer(wheels[1]), "the page on the host the client dialled"
     assert best(wheels, "cards.local:50051") == Offer(wheels[0]) and best([], "x:1") is None
     assert f"pipx install http://192.168.1.20:8080/{WHEEL}" in install_line("http://192.168.1.20:8080/")
+    assert plain.offline() in install_line("http://192.168.1.20:8080/"), "this host serves every wheel"
 
 
 def test_the_wheels_name_is_the_one_its_project_normalizes_to() -> None:

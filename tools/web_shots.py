@@ -66,6 +66,51 @@ COVERS = 0.9
 """The share of the window the terminal must cover, whichever way the phone is held."""
 
 
+class CsiStream(pyte.ByteStream):
+    """pyte's byte stream, but a control sequence (CSI: ``ESC [``, an optional ``?``, numbers and ``;``, one final
+    character) that comes whole in one piece is read by one regular expression and dispatched at once, rather than
+    sent a character at a time through pyte's parser, a generator: a Textual app's output is mostly such sequences
+    (a colour, a cursor move for every few cells), and reading it was most of a hand by taps's own CPU. The screen
+    gets the same calls, in the same order, with the same arguments (``tests/test_web.py`` holds the two streams to
+    the same screens); anything else (a sequence cut between two frames, text, other escapes) goes through pyte's
+    parser as before."""
+
+    WHOLE = re.compile(r"\x1b\[(\?)?([0-9;]*)([@-~])")
+    """A CSI sequence as pyte's parser reads it, when it holds nothing the parser treats on its own (a control
+    character inside, ``$``, a space or ``>``): its private mark, its numbers, its final character."""
+
+    def __init__(self, screen: pyte.Screen) -> None:
+        super().__init__(screen)
+        self.dispatch = {final: getattr(screen, name) for final, name in self.csi.items()}
+
+    def feed(self, data: bytes) -> None:  # type: ignore[override]
+        text = self.utf8_decoder.decode(data) if self.use_utf8 else "".join(map(chr, data))
+        listener = self.listener
+        assert listener is not None
+        draw, plain, whole, send = listener.draw, self._text_pattern.match, self.WHOLE.match, self._send_to_parser
+        taking_plain_text, offset, length = self._taking_plain_text, 0, len(text)
+        while offset < length:
+            if taking_plain_text:
+                if (match := plain(text, offset)) is not None:
+                    start, offset = match.span()
+                    draw(text[start:offset])
+                elif text[offset] == "\x1b" and (match := whole(text, offset)) is not None:
+                    private, numbers, final = match.groups()
+                    offset = match.end()
+                    params = [min(int(n or 0), 9999) for n in numbers.split(";")]
+                    act = self.dispatch.get(final, listener.debug)
+                    if private:
+                        act(*params, private=True)
+                    else:
+                        act(*params)
+                else:
+                    taking_plain_text = False
+            else:
+                taking_plain_text = bool(send(text[offset:offset + 1]))
+                offset += 1
+        self._taking_plain_text = taking_plain_text
+
+
 class Page:
     """One browser tab over CDP, with the terminal its websocket draws, replayed into a screen."""
 
@@ -74,7 +119,7 @@ class Page:
         self.ids = itertools.count(1)
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
+        self.stream = CsiStream(self.screen)
         self.changed = asyncio.Event()
         self.resizes = 0
         self.sizes: list[tuple[int, int]] = []

@@ -28,7 +28,7 @@ from cardtui.v1 import players_pb2 as cardtui_dot_v1_dot_players__pb2
 from cardtui.v1 import replay_pb2 as cardtui_dot_v1_dot_replay__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/lobby.proto\x12\ncardtui.v1\x1a\x19\x63\x61rdtui/v1/analysis.proto\x1a\x17\x63\x61rdtui/v1/common.proto\x1a\x18\x63\x61rdtui/v1/players.proto\x1a\x17\x63\x61rdtui/v1/replay.proto\"(\n\x0eGetInfoRequest\x12\x16\n\x0e\x63lient_version\x18\x01 \x01(\t\"\xb3\x01\n\nOptionSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12$\n\x04type\x18\x02 \x01(\x0e\x32\x16.cardtui.v1.OptionType\x12\x0f\n\x07\x63hoices\x18\x03 \x03(\t\x12\x0b\n\x03min\x18\x04 \x01(\x01\x12\x0b\n\x03max\x18\x05 \x01(\x01\x12(\n\x07\x64\x65\x66\x61ult\x18\x06 \x01(\x0b\x32\x17.cardtui.v1.OptionValue\x12\x0c\n\x04help\x18\x07 \x01(\t\x12\x0e\n\x06values\x18\x08 \x03(\x05\"\xcb\x01\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12\x15\n\rplayer_counts\x18\x05 \x03(\x05\x12\'\n\x07options\x18\x06 \x03(\x0b\x32\x16.cardtui.v1.OptionSpec\x12\r\n\x05teams\x18\x07 \x01(\x08\x12\x12\n\nbot_levels\x18\x08 \x03(\t\x12\x15\n\rusual_players\x18\t \x01(\x05\"z\n\nServerInfo\x12\x0f\n\x07version\x18\x01 \x01(\t\x12#\n\x05games\x18\x02 \x03(\x0b\x32\x14.cardtui.v1.GameInfo\x12\x0e\n\x06tables\x18\x03 \x01(\x05\x12\x0f\n\x07no_cuts\x18\x04 \x01(\x08\x12\x15\n\rclient_wheels\x18\x05 \x03(\t\"-\n\x11ListTablesRequest\x12\x18\n\x10include_finished\x18\x01 \x01(\x08\">\n\x12ListTablesResponse\x12(\n\x06tables\x18\x01 \x03(\x0b\x32\x18.cardtui.v1.TableSummary\".\n\x12WatchTablesRequest\x12\x18\n\x10include_finished\x18\x01 \x01(\x08\"[\n\x0cTablesUpdate\x12(\n\x06tables\x18\x01 \x03(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x0f\n\x07removed\x18\x02 \x03(\t\x12\x10\n\x08snapshot\x18\x03 \x01(\x08\"\x97\x03\n\x12\x43reateTableRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x0c\n\x04\x62ots\x18\x04 \x01(\x05\x12<\n\x07options\x18\x05 \x03(\x0b\x32+.cardtui.v1.CreateTableRequest.OptionsEntry\x12\x14\n\x0cturn_seconds\x18\x06 \x01(\x05\x12\x19\n\x0c\x62ot_delay_ms\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08password\x18\x08 \x01(\t\x12\x0f\n\x07private\x18\t \x01(\x08\x12\x12\n\naway_after\x18\n \x01(\x05\x12\x14\n\x0cidle_minutes\x18\x0b \x01(\x05\x12\x1e\n\x16\x64\x65layed_spectator_view\x18\x0c \x01(\x08\x12\x12\n\nbot_levels\x18\r \x03(\t\x1aG\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12&\n\x05value\x18\x02 \x01(\x0b\x32\x17.cardtui.v1.OptionValue:\x02\x38\x01\x42\x0f\n\r_bot_delay_ms\"L\n\x0c\x43reatedTable\x12\'\n\x05table\x18\x01 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x13\n\x0bowner_token\x18\x02 \x01(\t\":\n\x11\x43loseTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0bowner_token\x18\x02 \x01(\t\"\x14\n\x12\x43loseTableResponse\"\x91\x01\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08password\x18\x04 \x01(\t\x12\x0f\n\x07session\x18\x05 \x01(\t\x12\x0e\n\x06invite\x18\x06 \x01(\t\x12\x0e\n\x06pledge\x18\x07 \x01(\x0c\x42\x07\n\x05_seat\"d\n\x0fSpectateRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08password\x18\x03 \x01(\t\x12\x0f\n\x07session\x18\x04 \x01(\t\x12\x0e\n\x06invite\x18\x05 \x01(\t\"x\n\x0cJoinResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\'\n\x05table\x18\x03 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x11\n\tfirst_seq\x18\x04 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x05 \x01(\t\"\x1e\n\rLocateRequest\x12\r\n\x05token\x18\x01 \x01(\t\"!\n\x0eLocateResponse\x12\x0f\n\x07\x61\x64\x64ress\x18\x01 \x01(\t\"\x1d\n\x0cLeaveRequest\x12\r\n\x05token\x18\x01 \x01(\t\"\x0f\n\rLeaveResponse\"M\n\rInviteRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x15\n\rwith_password\x18\x02 \x01(\x08\x12\x13\n\x0bowner_token\x18\x03 \x01(\t\"!\n\x11OpenInviteRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\"\x8a\x01\n\x0eInviteResponse\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\'\n\x05table\x18\x02 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x12\n\nopens_lock\x18\x03 \x01(\x08\x12\x0f\n\x07servers\x18\x04 \x03(\t\x12\r\n\x05pages\x18\x05 \x03(\t\x12\r\n\x05local\x18\x06 \x01(\x08*\x89\x01\n\nOptionType\x12\x1b\n\x17OPTION_TYPE_UNSPECIFIED\x10\x00\x12\x14\n\x10OPTION_TYPE_FLAG\x10\x01\x12\x16\n\x12OPTION_TYPE_NUMBER\x10\x02\x12\x18\n\x14OPTION_TYPE_FRACTION\x10\x03\x12\x16\n\x12OPTION_TYPE_CHOICE\x10\x04\x32\xeb\t\n\x05Lobby\x12=\n\x07GetInfo\x12\x1a.cardtui.v1.GetInfoRequest\x1a\x16.cardtui.v1.ServerInfo\x12K\n\nListTables\x12\x1d.cardtui.v1.ListTablesRequest\x1a\x1e.cardtui.v1.ListTablesResponse\x12I\n\x0bWatchTables\x12\x1e.cardtui.v1.WatchTablesRequest\x1a\x18.cardtui.v1.TablesUpdate0\x01\x12G\n\x0b\x43reateTable\x12\x1e.cardtui.v1.CreateTableRequest\x1a\x18.cardtui.v1.CreatedTable\x12\x43\n\tJoinTable\x12\x1c.cardtui.v1.JoinTableRequest\x1a\x18.cardtui.v1.JoinResponse\x12\x41\n\x08Spectate\x12\x1b.cardtui.v1.SpectateRequest\x1a\x18.cardtui.v1.JoinResponse\x12<\n\x05Leave\x12\x18.cardtui.v1.LeaveRequest\x1a\x19.cardtui.v1.LeaveResponse\x12?\n\x06Locate\x12\x19.cardtui.v1.LocateRequest\x1a\x1a.cardtui.v1.LocateResponse\x12K\n\nCloseTable\x12\x1d.cardtui.v1.CloseTableRequest\x1a\x1e.cardtui.v1.CloseTableResponse\x12<\n\x05Hello\x12\x18.cardtui.v1.HelloRequest\x1a\x19.cardtui.v1.HelloResponse\x12<\n\x05Prove\x12\x18.cardtui.v1.ProveRequest\x1a\x19.cardtui.v1.ProveResponse\x12N\n\x0bLeaderboard\x12\x1e.cardtui.v1.LeaderboardRequest\x1a\x1f.cardtui.v1.LeaderboardResponse\x12K\n\nPlayerCard\x12\x1d.cardtui.v1.PlayerCardRequest\x1a\x1e.cardtui.v1.PlayerCardResponse\x12H\n\tListHands\x12\x1c.cardtui.v1.ListHandsRequest\x1a\x1d.cardtui.v1.ListHandsResponse\x12=\n\x06Replay\x12\x19.cardtui.v1.ReplayRequest\x1a\x16.cardtui.v1.ReplayStep0\x01\x12?\n\x06Invite\x12\x19.cardtui.v1.InviteRequest\x1a\x1a.cardtui.v1.InviteResponse\x12G\n\nOpenInvite\x12\x1d.cardtui.v1.OpenInviteRequest\x1a\x1a.cardtui.v1.InviteResponse\x12\x42\n\x07\x41nalyze\x12\x1a.cardtui.v1.AnalyzeRequest\x1a\x19.cardtui.v1.AnalyzeUpdate0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/lobby.proto\x12\ncardtui.v1\x1a\x19\x63\x61rdtui/v1/analysis.proto\x1a\x17\x63\x61rdtui/v1/common.proto\x1a\x18\x63\x61rdtui/v1/players.proto\x1a\x17\x63\x61rdtui/v1/replay.proto\"(\n\x0eGetInfoRequest\x12\x16\n\x0e\x63lient_version\x18\x01 \x01(\t\"\xb3\x01\n\nOptionSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12$\n\x04type\x18\x02 \x01(\x0e\x32\x16.cardtui.v1.OptionType\x12\x0f\n\x07\x63hoices\x18\x03 \x03(\t\x12\x0b\n\x03min\x18\x04 \x01(\x01\x12\x0b\n\x03max\x18\x05 \x01(\x01\x12(\n\x07\x64\x65\x66\x61ult\x18\x06 \x01(\x0b\x32\x17.cardtui.v1.OptionValue\x12\x0c\n\x04help\x18\x07 \x01(\t\x12\x0e\n\x06values\x18\x08 \x03(\x05\"\xcb\x01\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12\x15\n\rplayer_counts\x18\x05 \x03(\x05\x12\'\n\x07options\x18\x06 \x03(\x0b\x32\x16.cardtui.v1.OptionSpec\x12\r\n\x05teams\x18\x07 \x01(\x08\x12\x12\n\nbot_levels\x18\x08 \x03(\t\x12\x15\n\rusual_players\x18\t \x01(\x05\"\x92\x01\n\nServerInfo\x12\x0f\n\x07version\x18\x01 \x01(\t\x12#\n\x05games\x18\x02 \x03(\x0b\x32\x14.cardtui.v1.GameInfo\x12\x0e\n\x06tables\x18\x03 \x01(\x05\x12\x0f\n\x07no_cuts\x18\x04 \x01(\x08\x12\x15\n\rclient_wheels\x18\x05 \x03(\t\x12\x16\n\x0eoffline_system\x18\x06 \x01(\t\"-\n\x11ListTablesRequest\x12\x18\n\x10include_finished\x18\x01 \x01(\x08\">\n\x12ListTablesResponse\x12(\n\x06tables\x18\x01 \x03(\x0b\x32\x18.cardtui.v1.TableSummary\".\n\x12WatchTablesRequest\x12\x18\n\x10include_finished\x18\x01 \x01(\x08\"[\n\x0cTablesUpdate\x12(\n\x06tables\x18\x01 \x03(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x0f\n\x07removed\x18\x02 \x03(\t\x12\x10\n\x08snapshot\x18\x03 \x01(\x08\"\x97\x03\n\x12\x43reateTableRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x0c\n\x04\x62ots\x18\x04 \x01(\x05\x12<\n\x07options\x18\x05 \x03(\x0b\x32+.cardtui.v1.CreateTableRequest.OptionsEntry\x12\x14\n\x0cturn_seconds\x18\x06 \x01(\x05\x12\x19\n\x0c\x62ot_delay_ms\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08password\x18\x08 \x01(\t\x12\x0f\n\x07private\x18\t \x01(\x08\x12\x12\n\naway_after\x18\n \x01(\x05\x12\x14\n\x0cidle_minutes\x18\x0b \x01(\x05\x12\x1e\n\x16\x64\x65layed_spectator_view\x18\x0c \x01(\x08\x12\x12\n\nbot_levels\x18\r \x03(\t\x1aG\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12&\n\x05value\x18\x02 \x01(\x0b\x32\x17.cardtui.v1.OptionValue:\x02\x38\x01\x42\x0f\n\r_bot_delay_ms\"L\n\x0c\x43reatedTable\x12\'\n\x05table\x18\x01 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x13\n\x0bowner_token\x18\x02 \x01(\t\":\n\x11\x43loseTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0bowner_token\x18\x02 \x01(\t\"\x14\n\x12\x43loseTableResponse\"\x91\x01\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08password\x18\x04 \x01(\t\x12\x0f\n\x07session\x18\x05 \x01(\t\x12\x0e\n\x06invite\x18\x06 \x01(\t\x12\x0e\n\x06pledge\x18\x07 \x01(\x0c\x42\x07\n\x05_seat\"d\n\x0fSpectateRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08password\x18\x03 \x01(\t\x12\x0f\n\x07session\x18\x04 \x01(\t\x12\x0e\n\x06invite\x18\x05 \x01(\t\"x\n\x0cJoinResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\'\n\x05table\x18\x03 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x11\n\tfirst_seq\x18\x04 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x05 \x01(\t\"\x1e\n\rLocateRequest\x12\r\n\x05token\x18\x01 \x01(\t\"!\n\x0eLocateResponse\x12\x0f\n\x07\x61\x64\x64ress\x18\x01 \x01(\t\"\x1d\n\x0cLeaveRequest\x12\r\n\x05token\x18\x01 \x01(\t\"\x0f\n\rLeaveResponse\"M\n\rInviteRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x15\n\rwith_password\x18\x02 \x01(\x08\x12\x13\n\x0bowner_token\x18\x03 \x01(\t\"!\n\x11OpenInviteRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\"\x8a\x01\n\x0eInviteResponse\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\'\n\x05table\x18\x02 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x12\n\nopens_lock\x18\x03 \x01(\x08\x12\x0f\n\x07servers\x18\x04 \x03(\t\x12\r\n\x05pages\x18\x05 \x03(\t\x12\r\n\x05local\x18\x06 \x01(\x08*\x89\x01\n\nOptionType\x12\x1b\n\x17OPTION_TYPE_UNSPECIFIED\x10\x00\x12\x14\n\x10OPTION_TYPE_FLAG\x10\x01\x12\x16\n\x12OPTION_TYPE_NUMBER\x10\x02\x12\x18\n\x14OPTION_TYPE_FRACTION\x10\x03\x12\x16\n\x12OPTION_TYPE_CHOICE\x10\x04\x32\xeb\t\n\x05Lobby\x12=\n\x07GetInfo\x12\x1a.cardtui.v1.GetInfoRequest\x1a\x16.cardtui.v1.ServerInfo\x12K\n\nListTables\x12\x1d.cardtui.v1.ListTablesRequest\x1a\x1e.cardtui.v1.ListTablesResponse\x12I\n\x0bWatchTables\x12\x1e.cardtui.v1.WatchTablesRequest\x1a\x18.cardtui.v1.TablesUpdate0\x01\x12G\n\x0b\x43reateTable\x12\x1e.cardtui.v1.CreateTableRequest\x1a\x18.cardtui.v1.CreatedTable\x12\x43\n\tJoinTable\x12\x1c.cardtui.v1.JoinTableRequest\x1a\x18.cardtui.v1.JoinResponse\x12\x41\n\x08Spectate\x12\x1b.cardtui.v1.SpectateRequest\x1a\x18.cardtui.v1.JoinResponse\x12<\n\x05Leave\x12\x18.cardtui.v1.LeaveRequest\x1a\x19.cardtui.v1.LeaveResponse\x12?\n\x06Locate\x12\x19.cardtui.v1.LocateRequest\x1a\x1a.cardtui.v1.LocateResponse\x12K\n\nCloseTable\x12\x1d.cardtui.v1.CloseTableRequest\x1a\x1e.cardtui.v1.CloseTableResponse\x12<\n\x05Hello\x12\x18.cardtui.v1.HelloRequest\x1a\x19.cardtui.v1.HelloResponse\x12<\n\x05Prove\x12\x18.cardtui.v1.ProveRequest\x1a\x19.cardtui.v1.ProveResponse\x12N\n\x0bLeaderboard\x12\x1e.cardtui.v1.LeaderboardRequest\x1a\x1f.cardtui.v1.LeaderboardResponse\x12K\n\nPlayerCard\x12\x1d.cardtui.v1.PlayerCardRequest\x1a\x1e.cardtui.v1.PlayerCardResponse\x12H\n\tListHands\x12\x1c.cardtui.v1.ListHandsRequest\x1a\x1d.cardtui.v1.ListHandsResponse\x12=\n\x06Replay\x12\x19.cardtui.v1.ReplayRequest\x1a\x16.cardtui.v1.ReplayStep0\x01\x12?\n\x06Invite\x12\x19.cardtui.v1.InviteRequest\x1a\x1a.cardtui.v1.InviteResponse\x12G\n\nOpenInvite\x12\x1d.cardtui.v1.OpenInviteRequest\x1a\x1a.cardtui.v1.InviteResponse\x12\x42\n\x07\x41nalyze\x12\x1a.cardtui.v1.AnalyzeRequest\x1a\x19.cardtui.v1.AnalyzeUpdate0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,54 +37,54 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._loaded_options = None
   _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_OPTIONTYPE']._serialized_start=2260
-  _globals['_OPTIONTYPE']._serialized_end=2397
+  _globals['_OPTIONTYPE']._serialized_start=2285
+  _globals['_OPTIONTYPE']._serialized_end=2422
   _globals['_GETINFOREQUEST']._serialized_start=141
   _globals['_GETINFOREQUEST']._serialized_end=181
   _globals['_OPTIONSPEC']._serialized_start=184
   _globals['_OPTIONSPEC']._serialized_end=363
   _globals['_GAMEINFO']._serialized_start=366
   _globals['_GAMEINFO']._serialized_end=569
-  _globals['_SERVERINFO']._serialized_start=571
-  _globals['_SERVERINFO']._serialized_end=693
-  _globals['_LISTTABLESREQUEST']._serialized_start=695
-  _globals['_LISTTABLESREQUEST']._serialized_end=740
-  _globals['_LISTTABLESRESPONSE']._serialized_start=742
-  _globals['_LISTTABLESRESPONSE']._serialized_end=804
-  _globals['_WATCHTABLESREQUEST']._serialized_start=806
-  _globals['_WATCHTABLESREQUEST']._serialized_end=852
-  _globals['_TABLESUPDATE']._serialized_start=854
-  _globals['_TABLESUPDATE']._serialized_end=945
-  _globals['_CREATETABLEREQUEST']._serialized_start=948
-  _globals['_CREATETABLEREQUEST']._serialized_end=1355
-  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_start=1267
-  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_end=1338
-  _globals['_CREATEDTABLE']._serialized_start=1357
-  _globals['_CREATEDTABLE']._serialized_end=1433
-  _globals['_CLOSETABLEREQUEST']._serialized_start=1435
-  _globals['_CLOSETABLEREQUEST']._serialized_end=1493
-  _globals['_CLOSETABLERESPONSE']._serialized_start=1495
-  _globals['_CLOSETABLERESPONSE']._serialized_end=1515
-  _globals['_JOINTABLEREQUEST']._serialized_start=1518
-  _globals['_JOINTABLEREQUEST']._serialized_end=1663
-  _globals['_SPECTATEREQUEST']._serialized_start=1665
-  _globals['_SPECTATEREQUEST']._serialized_end=1765
-  _globals['_JOINRESPONSE']._serialized_start=1767
-  _globals['_JOINRESPONSE']._serialized_end=1887
-  _globals['_LOCATEREQUEST']._serialized_start=1889
-  _globals['_LOCATEREQUEST']._serialized_end=1919
-  _globals['_LOCATERESPONSE']._serialized_start=1921
-  _globals['_LOCATERESPONSE']._serialized_end=1954
-  _globals['_LEAVEREQUEST']._serialized_start=1956
-  _globals['_LEAVEREQUEST']._serialized_end=1985
-  _globals['_LEAVERESPONSE']._serialized_start=1987
-  _globals['_LEAVERESPONSE']._serialized_end=2002
-  _globals['_INVITEREQUEST']._serialized_start=2004
-  _globals['_INVITEREQUEST']._serialized_end=2081
-  _globals['_OPENINVITEREQUEST']._serialized_start=2083
-  _globals['_OPENINVITEREQUEST']._serialized_end=2116
-  _globals['_INVITERESPONSE']._serialized_start=2119
-  _globals['_INVITERESPONSE']._serialized_end=2257
-  _globals['_LOBBY']._serialized_start=2400
-  _globals['_LOBBY']._serialized_end=3659
+  _globals['_SERVERINFO']._serialized_start=572
+  _globals['_SERVERINFO']._serialized_end=718
+  _globals['_LISTTABLESREQUEST']._serialized_start=720
+  _globals['_LISTTABLESREQUEST']._serialized_end=765
+  _globals['_LISTTABLESRESPONSE']._serialized_start=767
+  _globals['_LISTTABLESRESPONSE']._serialized_end=829
+  _globals['_WATCHTABLESREQUEST']._serialized_start=831
+  _globals['_WATCHTABLESREQUEST']._serialized_end=877
+  _globals['_TABLESUPDATE']._serialized_start=879
+  _globals['_TABLESUPDATE']._serialized_end=970
+  _globals['_CREATETABLEREQUEST']._serialized_start=973
+  _globals['_CREATETABLEREQUEST']._serialized_end=1380
+  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_start=1292
+  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_end=1363
+  _globals['_CREATEDTABLE']._serialized_start=1382
+  _globals['_CREATEDTABLE']._serialized_end=1458
+  _globals['_CLOSETABLEREQUEST']._serialized_start=1460
+  _globals['_CLOSETABLEREQUEST']._serialized_end=1518
+  _globals['_CLOSETABLERESPONSE']._serialized_start=1520
+  _globals['_CLOSETABLERESPONSE']._serialized_end=1540
+  _globals['_JOINTABLEREQUEST']._serialized_start=1543
+  _globals['_JOINTABLEREQUEST']._serialized_end=1688
+  _globals['_SPECTATEREQUEST']._serialized_start=1690
+  _globals['_SPECTATEREQUEST']._serialized_end=1790
+  _globals['_JOINRESPONSE']._serialized_start=1792
+  _globals['_JOINRESPONSE']._serialized_end=1912
+  _globals['_LOCATEREQUEST']._serialized_start=1914
+  _globals['_LOCATEREQUEST']._serialized_end=1944
+  _globals['_LOCATERESPONSE']._serialized_start=1946
+  _globals['_LOCATERESPONSE']._serialized_end=1979
+  _globals['_LEAVEREQUEST']._serialized_start=1981
+  _globals['_LEAVEREQUEST']._serialized_end=2010
+  _globals['_LEAVERESPONSE']._serialized_start=2012
+  _globals['_LEAVERESPONSE']._serialized_end=2027
+  _globals['_INVITEREQUEST']._serialized_start=2029
+  _globals['_INVITEREQUEST']._serialized_end=2106
+  _globals['_OPENINVITEREQUEST']._serialized_start=2108
+  _globals['_OPENINVITEREQUEST']._serialized_end=2141
+  _globals['_INVITERESPONSE']._serialized_start=2144
+  _globals['_INVITERESPONSE']._serialized_end=2282
+  _globals['_LOBBY']._serialized_start=2425
+  _globals['_LOBBY']._serialized_end=3684
 # @@protoc_insertion_point(module_scope)

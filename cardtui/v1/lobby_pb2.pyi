@@ -186,11 +186,17 @@ class ServerInfo(_message.Message):
     TABLES_FIELD_NUMBER: _builtins.int
     NO_CUTS_FIELD_NUMBER: _builtins.int
     CLIENT_WHEELS_FIELD_NUMBER: _builtins.int
+    OFFLINE_SYSTEM_FIELD_NUMBER: _builtins.int
     version: _builtins.str
     tables: _builtins.int
     no_cuts: _builtins.bool
     """Its tables deal without cuts (`cardtui serve --cut-ms 0`): the host alone chooses every deck
     (each table says so too, `TableSummary.no_cuts`).
+    """
+    offline_system: _builtins.str
+    """The system the page's index serves every wheel of the client for (`Linux x86_64, Python 3.11`): a friend
+    on that system installs from the host alone, with no internet (`/simple/`). Empty: the page cannot serve
+    every wheel the client needs (one was not installed from a wheel), or there is no page.
     """
     @_builtins.property
     def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameInfo]: ...
@@ -210,10 +216,11 @@ class ServerInfo(_message.Message):
         tables: _builtins.int = ...,
         no_cuts: _builtins.bool = ...,
         client_wheels: _abc.Iterable[_builtins.str] | None = ...,
+        offline_system: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_wheels", b"client_wheels", "games", b"games", "no_cuts", b"no_cuts", "tables", b"tables", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_wheels", b"client_wheels", "games", b"games", "no_cuts", b"no_cuts", "offline_system", b"offline_system", "tables", b"tables", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -9,6 +9,8 @@ game says them (``closes``). Each action's key and label are the game's own (``c
 
 from __future__ import annotations
 
+import re
+
 from google.protobuf.message import Message
 from rich.text import Text
 
@@ -20,6 +22,8 @@ from cardtui.i18n import _, ngettext
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 
 BOARD_KEYS = {"discard": "d", "knock": "k"}
+ENDS_IN_A_NUMBER = re.compile(r"\d\W*$")
+"""A name that ends in a number ("bot 2"): a number said right after it runs into it, for the ear."""
 """The rummy board's own keys (``client.boards.rummy``), the same at each rummy game; its other keys are each
 game's own (``client.games.pifpaf``, ``client.games.cacheta``)."""
 
@@ -59,8 +63,12 @@ def counted_text(model: TableModel, body: rummy_pb2.ChinchonCounted) -> Text:
     for i, c in enumerate(body.counts):
         if i:
             out.append("; ")
-        out.append_text(who(model, c.seat))
-        out.append(f" {c.points:+d}")
+        name = who(model, c.seat)
+        if ENDS_IN_A_NUMBER.search(name.plain):  # "bot 2 has +7": not "bot 2 +7", two numbers run together
+            out.append_text(fmt(_("{name} has {n}"), name=name, n=f"{c.points:+d}"))
+        else:
+            out.append_text(name)
+            out.append(f" {c.points:+d}")
         if c.loose:
             out.append(" (")
             out.append_text(fmt(_("left out: {cards}"), cards=cards_text(list(c.loose))))

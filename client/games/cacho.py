@@ -11,6 +11,7 @@ from cardtui.i18n import N_
 
 if TYPE_CHECKING:
     from cardtui.client.boards.base import Board
+    from cardtui.client.shape import Family
 
 NAME = "cacho"
 
@@ -21,10 +22,17 @@ def board() -> type[Board]:
     return CachoBoard
 
 
+def lines() -> Family:
+    from cardtui.client.boards.cacho_lines import CACHO
+
+    return CACHO
+
+
 GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Cacho",
     board=board,
+    lines=lines,
     pack=PACKS["french24"],
     dealing=fairness.Dealing(first=-1),
     deal_check=fairness.cacho,
@@ -32,7 +40,6 @@ GAME = gamebook.register(gamebook.ClientGame(
     chips=True,
     kinds=("pass", "check", "bet", "call", "raise", "fold"),
     keys={"pass": "p", "fold": "f", "check": "c", "call": "c", "bet": "b", "raise": "r"},
-    brief=True,
     options={
         "chips": OptionWords(N_("Starting chips")),
     },

@@ -14,6 +14,7 @@ from cardtui.v1 import common_pb2
 
 if TYPE_CHECKING:
     from cardtui.client.boards.base import Board
+    from cardtui.client.shape import Family
 
 NAME = "chinchon"
 
@@ -22,6 +23,12 @@ def board() -> type[Board]:
     from cardtui.client.boards.rummy import RummyBoard
 
     return RummyBoard
+
+
+def lines() -> Family:
+    from cardtui.client.boards.rummy_lines import RUMMY
+
+    return RUMMY
 
 
 def pack_for(options: Mapping[str, common_pb2.OptionValue]) -> tuple[str, ...]:
@@ -40,6 +47,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Chinchón",
     board=board,
+    lines=lines,
     pack=PACKS["spanish40"],
     pack_for=pack_for,
     dealing=fairness.Dealing(still_in=still_in),

@@ -12,6 +12,7 @@ from cardtui.i18n import N_
 
 if TYPE_CHECKING:
     from cardtui.client.boards.base import Board
+    from cardtui.client.shape import Family
 
 NAME = "pifpaf"
 
@@ -22,10 +23,17 @@ def board() -> type[Board]:
     return RummyBoard
 
 
+def lines() -> Family:
+    from cardtui.client.boards.rummy_lines import RUMMY
+
+    return RUMMY
+
+
 GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Pif Paf",
     board=board,
+    lines=lines,
     pack=PACKS["french104"],
     dealing=fairness.Dealing(to_winner=True),
     deal_check=fairness.rummy,

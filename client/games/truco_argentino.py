@@ -13,6 +13,7 @@ from cardtui.i18n import N_
 
 if TYPE_CHECKING:
     from cardtui.client.boards.base import Board
+    from cardtui.client.shape import Family
 
 NAME = "truco_argentino"
 
@@ -23,10 +24,17 @@ def board() -> type[Board]:
     return TrucoBoard
 
 
+def lines() -> Family:
+    from cardtui.client.boards.truco_lines import TRUCO
+
+    return TRUCO
+
+
 GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Truco argentino",
     board=board,
+    lines=lines,
     pack=PACKS["spanish40"],
     dealing=fairness.Dealing(passes=True, duels=True),
     deal_check=fairness.argentino,
@@ -47,7 +55,6 @@ GAME = gamebook.register(gamebook.ClientGame(
             "contra_flor": "Contra flor", "contra_flor_al_resto": "Al resto", "mazo": "Al mazo", "play": N_("Play"),
             "signal": "Seña", "play_unopened": N_("Face down, unopened"), "show": N_("Show the claim's cards")},
     labeller=truco_label,
-    brief=True,
     phrases=TRUCO_ONLY,
     options={
         "target": OptionWords(N_("Points to win")),

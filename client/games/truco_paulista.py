@@ -13,6 +13,7 @@ from cardtui.i18n import N_
 
 if TYPE_CHECKING:
     from cardtui.client.boards.base import Board
+    from cardtui.client.shape import Family
 
 NAME = "truco_paulista"
 
@@ -23,10 +24,17 @@ def board() -> type[Board]:
     return TrucoBoard
 
 
+def lines() -> Family:
+    from cardtui.client.boards.truco_lines import TRUCO
+
+    return TRUCO
+
+
 GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Truco paulista",
     board=board,
+    lines=lines,
     pack=PACKS["french40"],
     dealing=fairness.Dealing(passes=True),
     deal_check=fairness.paulista,
@@ -45,7 +53,6 @@ GAME = gamebook.register(gamebook.ClientGame(
             "play_down": N_("Face down"), "play_blind": N_("Turn up"), "signal": "Sinal",
             "play_unopened": N_("Face down, unopened")},
     labeller=truco_label,
-    brief=True,
     phrases=TRUCO_ONLY,
     options={
         "truco_decides": OptionWords(N_("After a truco is accepted"), {

@@ -57,13 +57,6 @@ STANDING = ("signal", "mazo")
 """Kinds on offer at nearly every turn of a game (a signal, going to the deck): the terse turn leaves them out
 of its sentence (``actions`` says them, and their numbers answer as ever)."""
 
-BRIEF = gamebook.Which(lambda g: g.brief)
-"""Games whose terse turn is the turn alone, without its choices: a turn comes every few seconds, its choices are
-few and their numbers never move (the cards by their place, the calls and bets by their kind), and the call or
-bet it answers was just said. The first turn at a table says them, and enter (or ``actions``) at any turn."""
-RARE = ("keep", "pass_cards", "reject")
-"""Kinds of a turn that is not the usual one (the mão's choice of the cards dealt, at truco paulista): its
-choices are said."""
 
 
 @dataclass(frozen=True)
@@ -242,11 +235,24 @@ def _or(items: list[str]) -> str:
     return _("{some} or {last}").format(some=", ".join(items[:-1]), last=items[-1])
 
 
-def menu(offered: list[Choice]) -> str:
-    """The choices as the verbose turn says them: "1 accept, 2 raise to retruco, 3 refuse"; a run of one kind,
-    each with its cards and numbered one after the other, said once: "1 to 10, discard in this order: 7 of
-    hearts, 8 of hearts"."""
-    parts = []
+def numbered(words: str, n: int, key: str = "", brief: bool = False) -> str:
+    """A choice said with its number after its word ("Quiero, 5"; ``brief``, as the terse turn says it: "Quiero
+    5"), never a number after a number: where the words end in one ("Call 2") the number is said as such ("Call 2,
+    number 18"); ``key``: its key too."""
+    if key:
+        number = _("{n} or {key}").format(n=n, key=key)
+    else:
+        number = str(n)
+    if words[-1:].isdigit():
+        return _("{words}, number {number}").format(words=words, number=number)
+    if brief:
+        return _("{words} {number}").format(words=words, number=number)
+    return _("{words}, {number}").format(words=words, number=number)
+
+
+def _runs(offered: list[Choice]) -> list[list[Choice]]:
+    """The choices in runs: a kind's cards one after another (each a card of the hand, by its place), else one."""
+    out: list[list[Choice]] = []
     at = 0
     while at < len(offered):
         c = offered[at]
@@ -254,62 +260,113 @@ def menu(offered: list[Choice]) -> str:
         while (end < len(offered) and c.carded and offered[end].kind == c.kind and offered[end].carded
                and offered[end].number == offered[end - 1].number + 1):
             end += 1
-        if end - at >= RUN:
-            run = offered[at:end]
-            parts.append(_("{low} to {high}, {action} in this order: {cards}").format(
+        out.append(offered[at:end])
+        at = end
+    return out
+
+
+def menu(offered: list[Choice]) -> str:
+    """The choices as the verbose turn (and enter) says them, each word before its number: "Quiero, 5; Retruco, 4";
+    a run of one kind's cards, numbered one after the other, said once: "discard, 1 to 10, in this order: 7 of
+    hearts, 8 of hearts"."""
+    parts = []
+    for run in _runs(offered):
+        c = run[0]
+        if len(run) >= RUN:
+            parts.append(_("{action}, {low} to {high}, in this order: {cards}").format(
                 low=run[0].number, high=run[-1].number, action=c.action_word.lower(),
                 cards=("; " if any(len(r.actions[0].cards) > 1 for r in run) else ", ").join(
                     cards_words(r.actions[0].cards) for r in run)))
         else:
-            parts.extend(f"{r.number} {r.words}" for r in offered[at:end])
-        at = end
-    return ", ".join(parts)
+            parts.extend(numbered(r.words, r.number) for r in run)
+    return "; ".join(parts)
 
 
-def terse_menu(offered: list[Choice], cards: int = 0) -> str:
-    """The choices as the terse turn says them: a kind's cards by their numbers alone ("play 1, 3", "discard 1, 3
-    to 10": the player heard the hand in that order, and ``hand`` says it with its numbers), or "discard" alone
-    where a long hand's every card may go ("discard any but 4" where all but one or two may); "draw" where both
-    the stock and the pile may be drawn from (their numbers never move); the kinds on offer at every turn
-    (``STANDING``) left out. ``cards``: how many the hand holds (by default, as many as the highest number
-    offered)."""
+def terse_menu(offered: list[Choice], hand: Sequence[str | None] = (), known: frozenset[str] = frozenset()) -> str:
+    """The choices as the terse turn says them: each by its word alone where its number was said at this table
+    before (``known``: the kinds whose numbers were), else its word before its number ("Quiero, 5"). A kind's cards
+    are one choice ("play"; "discard" where every card may go, "discard any but king cups" where all but one or two
+    may: the card just taken from the pile), the player having heard the hand in the order of its numbers;
+    "draw" where both the stock and the pile may be drawn from; the kinds on offer at every turn (``STANDING``)
+    left out. ``hand``: the cards as numbered."""
     parts: list[str] = []
     kinds_done: set[str] = set()
+    shared = ""
+    """The last word of the last choice said whole, which the next may share."""
     drawn = {o.kind for o in offered} >= set(DRAWS)
     for c in offered:
         if c.kind in STANDING and len(offered) > 1 and any(o.kind not in STANDING for o in offered):
             continue
         if drawn and c.kind in DRAWS:
-            if c.kind == DRAWS[0]:
-                parts.append(_("draw"))  # the stock or the pile, as ever (11 or 12): the pile's top was just heard
+            if c.kind == DRAWS[0]:  # the stock or the pile, as ever (11 or 12): the pile's top was just heard
+                draws = [o for o in offered if o.kind in DRAWS]
+                parts.append(_("draw") if set(DRAWS) <= known else _("{one} or {other}").format(
+                    one=numbered(draws[0].action_word.lower(), draws[0].number, brief=True),
+                    other=numbered(draws[1].action_word.lower(), draws[1].number, brief=True)))
             continue
         if c.carded:
             if c.kind in kinds_done:
                 continue
             kinds_done.add(c.kind)
-            same = [o for o in offered if o.kind == c.kind and o.carded]
-            numbers = [o.number for o in same]
-            held = max(cards, *numbers)
-            if len(numbers) > 3 and numbers == list(range(1, held + 1)):
-                # every card of a long hand (a rummy discard): the action alone, shorter to hear than "1 to 10"
-                parts.append(c.action_word.lower())
-            elif len(numbers) > 3 and held - len(numbers) <= 2 and held >= len(numbers):
-                # all but a card or two (the one just taken from the pile): "any but 4"
-                parts.append(_("{action} any but {numbers}").format(
-                    action=c.action_word.lower(), numbers=spans(sorted(set(range(1, held + 1)) - set(numbers)))))
-            else:
-                parts.append(f"{c.action_word.lower()} {spans(numbers)}")
+            parts.append(_carded(c, [o for o in offered if o.kind == c.kind and o.carded], hand, known))
             continue
+        word = c.action_word.lower() if c.kinds or c.amounts else c.words
         if c.kinds and action_name(c.actions[0]) == "knock":
-            parts.append(_("{n} {action} and the card's number").format(n=c.number, action=c.action_word.lower()))
+            parts.append(word if c.kind in known else _("{word} {n} and the card's number").format(
+                word=word, n=c.number))
             continue
-        parts.append(f"{c.number} {c.words}")
-    return "; ".join(parts)
+        if c.amounts:
+            low, high = c.amounts[0], c.amounts[-1]
+            parts.append(_("{word} {low} to {high}").format(word=word, low=low, high=high) if c.kind in known else
+                         _("{word} {n} and an amount, {low} to {high}").format(word=word, n=c.number, low=low,
+                                                                               high=high))
+            continue
+        if c.kind in known:
+            said = _shared(word, shared)
+            shared = shared if said != word else (word.split() or [""])[-1]
+            parts.append(said)
+        else:
+            parts.append(numbered(word, c.number, brief=True))
+            shared = ""
+    return ", ".join(parts)
 
 
-def brief(model: TableModel, offered: list[Choice]) -> bool:
-    """A turn the terse level says without its choices (``BRIEF``)."""
-    return model.game in BRIEF and bool(offered) and not any(c.kind in RARE for c in offered)
+def _shared(words: str, last: str) -> str:
+    """A choice's words without the last word it shares with the choices just said ("Envido, Real, Falta", not
+    "Envido, Real envido, Falta envido"): heard together, the shared word is understood."""
+    mine = words.split()
+    if last and len(mine) > 1 and plain_word(mine[-1]) == plain_word(last):
+        return " ".join(mine[:-1])
+    return words
+
+
+def plain_word(word: str) -> str:
+    return word.strip("¡!¿?.,;:").casefold()
+
+
+def _carded(c: Choice, same: list[Choice], hand: Sequence[str | None], known: frozenset[str]) -> str:
+    """A kind's cards as one choice: "play" (by its places, said the first time: "play, 1 to 3"), "discard any
+    but king cups" where all but one or two of a long hand may go (the cards named, not numbered: a card held
+    twice answers to either number)."""
+    word = c.action_word.lower()
+    numbers = sorted({n for o in same for n in (o.number, *o.also)})
+    places = [i + 1 for i, card in enumerate(hand) if card is not None] or numbers
+    if len(places) > 3 and set(numbers) < set(places) and len(places) - len(numbers) <= 2:
+        kept = [hand[p - 1] for p in places if p not in numbers and p - 1 < len(hand)]
+        return _("{action} any but {cards}").format(action=word, cards=cards_words(
+            [k for k in dict.fromkeys(kept) if k is not None], short=True))
+    if c.kind in known:
+        return word
+    low, high = numbers[0], numbers[-1]
+    return _("{action} {low} to {high}").format(action=word, low=low, high=high) if high > low else numbered(
+        word, low, brief=True)
+
+
+def told(offered: list[Choice]) -> set[str]:
+    """The kinds whose numbers a terse turn says (``terse_menu``): all on offer but those on offer at every turn,
+    which it leaves out."""
+    return {c.kind for c in offered if not (c.kind in STANDING and len(offered) > 1
+                                            and any(o.kind not in STANDING for o in offered))}
 
 
 def spans(numbers: list[int]) -> str:
@@ -352,12 +409,8 @@ def discard_of(offered: list[Choice], said: str) -> Picked:
 
 
 def keyed_menu(offered: list[Choice]) -> str:
-    """The choices with their keys, for the ``actions`` command: "1 or t: truco; 2: play 7 of swords"."""
-    parts = []
-    for c in offered:
-        head = _("{n} or {key}").format(n=c.number, key=c.key) if c.key else str(c.number)
-        parts.append(f"{head}: {c.words}")
-    return "; ".join(parts)
+    """The choices with their numbers and keys, for the ``actions`` command: "Truco, 4 or t; play 7 of swords, 1"."""
+    return "; ".join(numbered(c.words, c.number, c.key) for c in offered)
 
 
 def pick(offered: list[Choice], answer: str) -> Picked | None:
@@ -370,9 +423,8 @@ def pick(offered: list[Choice], answer: str) -> Picked | None:
     chosen = next((c for c in offered if (head.isdigit() and c.answers(int(head))) or (c.key and c.key == head)), None)
     if chosen is None:
         if head.isdigit():
-            return Picked(problem=_("There is no choice {n} now: the choices are {numbers}.").format(
-                n=head, numbers=spans([n for c in offered for n in (c.number, *c.also)])) if offered
-                else _("There is nothing to do right now."))
+            return Picked(problem=_("There is no choice {n} now: press enter to hear the choices.").format(n=head)
+                          if offered else _("There is nothing to do right now."))
         return None
     if chosen.kinds:
         return _kind(chosen, words[1:])

@@ -31,6 +31,11 @@ class Command:
     where: Where
     args: str = ""
     """What follows the word, as the help shows it (marked for translation)."""
+    also: tuple[str, ...] = ()
+    """Other words it answers to ("whose turn"), marked for translation."""
+    key: str = ""
+    """A review key of its own, the same at every game: one capital letter, which no game's action takes (they are
+    lower case), so that asking never acts."""
 
 
 COMMANDS = (
@@ -58,7 +63,13 @@ COMMANDS = (
     Command(N_("start"), N_("start a tournament you created now, bots filling the places left"), Where.ANYWHERE,
             N_("number")),
     Command(N_("hand"), N_("the cards you hold"), Where.TABLE),
-    Command(N_("table"), N_("who sits where, chips or score, whose turn and the time left"), Where.TABLE),
+    Command(N_("turn"), N_("whose turn it is and the time left (also: whose turn, or T)"), Where.TABLE,
+            also=(N_("whose"),), key="T"),
+    Command(N_("score"), N_("every side's chips or points, yours first, in one line (or S)"), Where.TABLE, key="S"),
+    Command(N_("table"), N_("what is on the table and whose turn (or C); table all: who sits where too"),
+            Where.TABLE, N_("all"), key="C"),
+    Command(N_("card"), N_("the card a number plays or discards (or the number and a question mark: 3?)"),
+            Where.TABLE, N_("number")),
     Command(N_("actions"), N_("what you may do now, with numbers and keys (at your turn, enter says it too)"),
             Where.TABLE),
     Command(N_("discard"), N_("at Pif Paf and Cacheta: discard the card you name (7 of hearts, or 7h)"), Where.TABLE,
@@ -83,9 +94,9 @@ COMMANDS = (
             N_("game")),
     Command(N_("language"), N_("speak the next language: English, Portuguese, Spanish"), Where.ANYWHERE),
     Command(N_("bell"), N_("the sound at the start of your turn, on or off"), Where.ANYWHERE),
-    Command(N_("terse"), N_("at a table, say your turn, what changes your choice and the results; the others' "
-                            "draws and discards one line a round; at truco and Cacho, your turn without its "
-                            "choices (enter says them) (the usual)"), Where.ANYWHERE),
+    Command(N_("terse"), N_("at a table, say your turn with its choices, what changes your choice and the "
+                            "results with every side's total; the others' draws and discards one line a round (the "
+                            "usual)"), Where.ANYWHERE),
     Command(N_("verbose"), N_("at a table, say every event as it happens"), Where.ANYWHERE),
     Command(N_("quit"), N_("leave the room (and the table you are at)"), Where.ANYWHERE),
 )
@@ -111,6 +122,18 @@ class Heard:
     problem: str = ""
 
 
+def keyed(line: str, at_table: bool) -> Heard | None:
+    """A review key typed alone (``T``, ``S``, ``C``), or a card's number and a question mark (``3?``): the command
+    it asks; None for any other line."""
+    line = line.strip()
+    for c in offered(at_table):
+        if c.key and line == c.key:
+            return Heard(c)
+    if at_table and line.endswith("?") and line[:-1].strip().isdigit():
+        return Heard(next(c for c in COMMANDS if c.name == "card"), line[:-1].strip())
+    return None
+
+
 def heard(line: str, at_table: bool) -> Heard:
     """The command a line starts with ("?" is help), in the reader's language or in English."""
     head, _sep, rest = line.strip().partition(" ")
@@ -120,7 +143,7 @@ def heard(line: str, at_table: bool) -> Heard:
     said = plain(head)
     commands = offered(at_table)
     for c in commands:
-        if said in (plain(c.name), plain(_(c.name))):
+        if said in (plain(c.name), plain(_(c.name))) or any(said in (plain(w), plain(_(w))) for w in c.also):
             return Heard(c, rest)
     if len(said) < 2:
         return Heard(None, problem=_("{word} is not a command here. Type help for the commands.").format(word=head))

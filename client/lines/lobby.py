@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import grpc
 
-from cardtui.client.connection import error_text, unreachable
+from cardtui.client.connection import error_text, slow
 from cardtui.client.invite_links import BadLink, Link, read_link
 from cardtui.client.lines.creating import Cancelled, create_form
 from cardtui.client.lines.sentences import (
@@ -68,7 +68,7 @@ class LobbyPart:
         try:
             tables = [t for t in await self.room.conn.tables() if t.status != common_pb2.TABLE_STATUS_FINISHED]
         except grpc.aio.AioRpcError as err:
-            self.room.say(unreachable(err, self.room.conn.target))
+            self.room.say(self.room.conn.unreached(err))
             return
         self.room.listed = [t.id for t in tables]
         if not tables:
@@ -119,7 +119,11 @@ class LobbyPart:
         try:
             table = await self.room.conn.create(request)
         except Exception as err:
-            self.room.say(error_text(err) + " " + _("No table was created."))
+            if slow(err):  # it may still be made: said so, not "no table", which a second try would double
+                self.room.say(_("The server is busy and has not answered yet: the table may still be created. Type "
+                                "tables in a moment to see it before you create another."))
+            else:
+                self.room.say(error_text(err) + " " + _("No table was created."))
             return
         if request.password:
             self.room.conn.passwords[table.id] = request.password

@@ -22,12 +22,19 @@ import grpc
 from cardtui import __version__
 from cardtui.client import versions
 from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401  (each says its game's events)
-from cardtui.client.connection import BadAddress, Connection, closing_text, error_text, unreachable
+from cardtui.client.connection import (
+    WAIT,
+    BadAddress,
+    Connection,
+    closing_text,
+    diagnosed,
+    error_text,
+    refused,
+)
 from cardtui.client.fairness import NO_CUTS, FairDeals, Verdict
 from cardtui.client.invite_links import Link
 from cardtui.client.lines.actions import (
     Choice,
-    brief,
     choices,
     dealt_slots,
     discard_of,
@@ -36,16 +43,18 @@ from cardtui.client.lines.actions import (
     menu,
     pick,
     terse_menu,
+    told,
 )
-from cardtui.client.lines.commands import Command, heard, help_lines, plain
+from cardtui.client.lines.commands import Command, heard, help_lines, keyed, plain
 from cardtui.client.lines.creating import game_named
 from cardtui.client.lines.lobby import LobbyPart
-from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level, verdict_said
+from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level
 from cardtui.client.lines.reading import for_the_ear, localised, numbers_said, rules_said
 from cardtui.client.lines.records import (
     RecordsPart,
 )
 from cardtui.client.lines.sentences import (
+    card_at,
     card_named,
     cards_words,
     hand_words,
@@ -65,6 +74,7 @@ from cardtui.client.rematch import seat_after
 from cardtui.client.screens.analysis import SERIOUS, analysis_text, match_text, progress_text
 from cardtui.client.screens.help import rules_page
 from cardtui.client.screens.invite import invite_text
+from cardtui.client.shape import score_said
 from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
 from cardtui.client.words import event_words
 from cardtui.i18n import NAMES, _, current, next_language, ngettext, remember, use
@@ -78,6 +88,10 @@ TICK = 0.25
 KEPT = 50
 """Sentences of the table kept for ``last``."""
 LAST = 5
+CONNECT_TRIES = 10
+CONNECT_PAUSE = 3.0
+"""A server that accepts connections but does not answer yet (starting), or answers slowly, is asked again this
+many times, this many seconds apart, before the line mode gives up on it."""
 
 
 class Quit(Exception):
@@ -135,9 +149,9 @@ class Seat:
     """This turn of the player's was said (a claim window they can only let go is not, at the terse level)."""
     verdicts: list[Verdict] = field(default_factory=list)
     """The fair-deal checks of the hands finished here, for ``deal``."""
-    told_choices: bool = False
-    """The terse turn's choices were said once here: later turns at truco and Cacho leave them out (enter says
-    them)."""
+    numbered: set[str] = field(default_factory=set)
+    """The kinds of action whose numbers were said at this table: a terse turn says them by their word alone
+    (enter, or ``actions``, says every number again)."""
 
     @property
     def spectating(self) -> bool:
@@ -213,12 +227,31 @@ class LineRoom:
             target = self.start.target
         try:
             self.conn = Connection.open(target, tls_ca=self.start.tls_ca)
-            self.conn.identity = self.start.identity
-            self.info = await self.conn.info()
-        except (BadAddress, grpc.aio.AioRpcError) as err:
-            self.say(unreachable(err, target))
+        except BadAddress as err:
+            self.say(str(err))
             return False
-        return True
+        self.conn.identity = self.start.identity
+        said = ""
+        for attempt in range(CONNECT_TRIES):
+            try:
+                self.info = await self.conn.info()
+            except grpc.aio.AioRpcError as err:
+                trouble, why = await diagnosed(self.conn, err)
+                if trouble not in WAIT and not said:  # refused, no such host, out of reach: nothing to wait for
+                    self.say(why)
+                    return False
+                # Something was there (starting, or busy): waited for, through whatever its start looks like
+                if why != said:
+                    said = why
+                    self.say(why + " " + _("Trying again."))
+                if attempt + 1 < CONNECT_TRIES:
+                    await asyncio.sleep(CONNECT_PAUSE)
+                continue
+            if said:
+                self.say(_("The server answers now."))
+            return True
+        self.say(_("Still no answer: start again once the server answers."))
+        return False
 
     async def _named(self) -> None:
         """The player's name, proved (or, as a guest, free): asked until one will do."""
@@ -273,6 +306,10 @@ class LineRoom:
             elif at is not None:
                 self._say_turn(at, again=True)
             return
+        review = keyed(line, at is not None)
+        if review is not None and review.command is not None:  # asking, in the same keys at every game: never acts
+            await self.command(review.command, review.rest)
+            return
         if at is not None and not at.spectating and (line.split()[0].isdigit() or len(line.split()[0]) == 1):
             offered_now = self._choices(at) if at.online and my_turn(at.model) else []
             picked = pick(offered_now, line)
@@ -297,7 +334,7 @@ class LineRoom:
         return {
             "help": self.help, "tables": lambda _rest: self.lobby.list_tables(), "new": self.lobby.new,
             "sit": self.lobby.sit, "watch": self.lobby.watch, "code": self.lobby.code, "hand": self.hand,
-            "table": self.table,
+            "table": self.table, "turn": self.time, "score": self.score, "card": self.card,
             "actions": self.actions, "time": self.time, "last": self.last, "say": self.chat,
             "phrases": self.phrases, "analysis": self.analysis, "match": self.match, "again": self.again,
             "swap": self.swap, "leave": self.leave, "invite": self.invite, "rules": self.rules,
@@ -477,7 +514,7 @@ class LineRoom:
                 self.say(_("This table is over for you: type leave to go back to the lobby."))
         for verdict in at.fair.told(msg):
             at.verdicts.append(verdict)
-            self._tell(at, [verdict_said(verdict, at.narrator.level)], spoken(verdict.said().text.plain))
+            self._tell(at, [at.narrator.verdict(verdict)], spoken(verdict.said().text.plain))
         self._ending(at)
         if at.opened and at.online:
             self._turn(at)
@@ -517,7 +554,7 @@ class LineRoom:
         self.say(where)
         if model.summary.no_cuts:
             self.say(_(NO_CUTS))
-        for line in table_words(model):
+        for line in table_words(model, score=score_said(model)):
             self.say(line)
         if not at.spectating and model.view is not None and model.view.WhichOneof("game") not in (None, "waiting"):
             self.say(hand_words(model, at.slots))
@@ -562,41 +599,32 @@ class LineRoom:
                 and view.WhichOneof("game") == "rummy" and len(offered) == 1 and offered[0].kind == "pass")
 
     def _say_turn(self, at: Seat, again: bool = False, with_hand: bool = False) -> None:
+        """The player's turn, in the one shape every game's is said in: what is new (said before it, by the
+        narrator), then the choices, each by its word before its number, or by its word alone once its number
+        was said at this table (terse); enter (``again``) and the verbose level say every choice with its number,
+        and enter the time left too."""
         model = at.model
         if not my_turn(model):
             if again:
                 self.say(turn_words(model, self._left(at)))
             return
         terse = at.narrator.level is Level.TERSE
-        if with_hand and not terse and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
-            self.say(hand_words(model, at.slots))
         offered = self._choices(at)
-        if terse and not again and brief(model, offered):
-            self.say(self._brief_turn(at, offered))
+        if terse and not again:
+            choices = terse_menu(offered, held(model, at.slots), frozenset(at.numbered))
+            at.numbered |= told(offered)
+            drew = at.narrator.drew_turn(model, choices)
+            cards = "" if drew else at.narrator.hand_unheard(model, at.slots)
+            self.say(drew or (_("Your turn, with {cards}: {choices}.").format(cards=cards, choices=choices) if cards
+                              else _("Your turn: {choices}.").format(choices=choices)))
             return
-        cards = sum(1 for c in held(model, at.slots) if c is not None)
-        drew = at.narrator.drew_turn(model, terse_menu(offered, cards)) if terse and not again else ""
-        said = drew or _("Your turn: {choices}.").format(choices=terse_menu(offered, cards) if terse and not again
-                                                         else menu(offered))
-        unheard = at.narrator.hand_unheard(model, at.slots) if _truco_table(model) else ""
-        if unheard:  # a truco hand's turn that says its choices (the mão's, at paulista): the cards it is about
-            said += " " + _("You hold {cards}.").format(cards=unheard)
+        if with_hand and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
+            self.say(hand_words(model, at.slots))
+        said = _("Your turn: {choices}.").format(choices=menu(offered))
         left = self._left(at)
         if again and left is not None:
             said += " " + seconds_left(left)
         self.say(said)
-
-    def _brief_turn(self, at: Seat, offered: list[Choice]) -> str:
-        """A terse turn at truco and Cacho: the turn alone, with the hand's cards where the player has not heard
-        them yet; the choices said at the first turn at the table only (their numbers never change; enter, or
-        ``actions``, says them)."""
-        cards = at.narrator.hand_unheard(at.model, at.slots)
-        said = _("Your turn, with {cards}.").format(cards=cards) if cards else _("Your turn.")
-        if not at.told_choices:
-            at.told_choices = True
-            said += " " + _("Choices: {choices}. At the next turns, press enter to hear them.").format(
-                choices=terse_menu(offered))
-        return said
 
     def _left(self, at: Seat) -> float | None:
         deadline = at.model.deadline
@@ -666,7 +694,7 @@ class LineRoom:
             await self.conn.act(at.token, action, at.model.seq)
         except grpc.aio.AioRpcError as err:
             at.narrator.acted = False
-            self.say(_("Not allowed: {why}").format(why=error_text(err)))
+            self.say(_("Not allowed: {why}").format(why=error_text(err)) if refused(err) else error_text(err))
 
     def _at(self) -> Seat | None:
         if self.at is None:
@@ -679,14 +707,31 @@ class LineRoom:
             at.narrator.received = []
             self.say(hand_words(at.model, at.slots))
 
-    async def table(self, _rest: str) -> None:
+    async def table(self, rest: str) -> None:
+        """What is on the table and whose turn, short enough for the middle of a hand; ``table all`` (and the
+        verbose level) who sits where, with what, as well."""
         if (at := self._at()) is not None:
             model = at.model
-            for line in table_words(model):
+            full = bool(rest.strip()) or at.narrator.level is Level.VERBOSE
+            for line in table_words(model, full, score_said(model) if full else ""):
                 self.say(line)
             left = self._left(at)
             if left is not None and model.view is not None and model.view.to_act:
                 self.say(seconds_left(left))
+
+    async def score(self, _rest: str) -> None:
+        """Every side's total in one line, the player's first."""
+        if (at := self._at()) is not None:
+            self.say(score_said(at.model))
+
+    async def card(self, rest: str) -> None:
+        """The card a number plays or discards (``card 3``, ``3?``)."""
+        if (at := self._at()) is None:
+            return
+        if not rest.strip().isdigit():
+            self.say(_("Which card? Type card and its number, or the number and a question mark: 3?"))
+            return
+        self.say(card_at(at.model, int(rest.strip()), at.slots))
 
     async def actions(self, _rest: str) -> None:
         if (at := self._at()) is None:
@@ -808,7 +853,8 @@ class LineRoom:
             self.say(error_text(err))
             return
         wheels = self.conn.server.client_wheels if self.conn.server is not None else ()
-        text = invite_text(invite, table_id in self.conn.owned, wheels).plain
+        system = self.conn.server.offline_system if self.conn.server is not None else ""
+        text = invite_text(invite, table_id in self.conn.owned, wheels, system).plain
         self._say_text(re.sub(r"\(j\)", "(" + _("code") + ")", text))
 
     async def leave(self, _rest: str) -> None:
@@ -953,7 +999,3 @@ def run(start: Start) -> int:
 
 
 __all__ = ["LineRoom", "Quit", "Start", "run", "run_lines"]
-
-
-def _truco_table(model: TableModel) -> bool:
-    return model.view is not None and model.view.WhichOneof("game") == "truco"

@@ -1,4 +1,10 @@
-"""How much the line mode says: terse at a table by default, verbose on request.
+"""How much the line mode says: terse at a table by default, verbose on request; and the one shape every game's
+hand is told in, at both levels.
+
+The shape (``families`` says what each family puts in it): at the player's turn, what is new and the choices
+(``loop``, ``actions``); a hand's result with what won it and every side's total, the player's first, said once the
+view after it is in ("bia wins 6 with cacho (33); you 18, bia 26, caio 16."); a redeal with why ("Dealt again:
+everyone passed."). Two numbers are never said one after the other.
 
 Read aloud, every event of a table takes longer to say than the table takes to play it: a voice that says
 each bot's draw and discard, a claim window the player can only let go, the hand before each turn and the
@@ -6,34 +12,34 @@ fair-deal check's findings falls minutes behind a hand of Pif Paf. The terse lev
 player's decision and what came of the hand: their turn and its choices; the others' calls, bets, folds and
 cards that reach the table; a knock, a claim; the results. The rest is folded or left for the asking:
 
-- the others' draws and discards at Pif Paf and Cacheta are one line a round ("bia, 9 of clubs; caio takes
-  it, discards the queen of hearts": a card taken from the pile was just heard, or was the player's own,
-  "yours"), said when the player's turn comes or when a seat's turn comes round again; a card the player draws
-  from the stock is said with the discard's turn ("You draw 4 clubs, number 5; discard."), and a hand played
-  for points ends with who lost what, the same loss said once ("bia wins the hand: you and caio -1.");
+- the others' draws and discards at Pif Paf and Cacheta are one line a round ("bia, 9 clubs; caio takes it,
+  discards queen hearts": a card taken from the pile was just heard, or was the player's own, "yours"), said when
+  the player's turn comes or when a seat's turn comes round again; a card the player draws from the stock is
+  said with the discard's turn ("You draw 4 clubs, number 5; discard.");
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
   ("bot 3 and bot 4 pass");
-- at truco the hand's cards, and the signals seen, are said with the player's turn (they help a decision
-  only; the turn itself, at truco and Cacho, is said without its choices: ``loop``), and the hand's number not
-  at all (the last one's end was said); a truco's call without its stake, which the word says, and every
-  acceptance without it (the call just said it); an envido won as ours or theirs, with what it gives (the
-  points each side holds were said in its "Tengo"s); a trick as ours or theirs; a round's end with the score
-  it leaves ("We take 4; we 15, they 2.");
+- at truco the hand's cards, and the partner's signals, are said with the player's turn (they help a decision
+  only), and the hand's number not at all (the last one's result was said); a truco's call without its stake,
+  which the word says, an envido's first call too (its sum once raised, a falta's always), and another's
+  acceptance not at all (what follows says it: the play goes on, the envido's points are called; a raise and a
+  refusal are said); an envido won as ours or theirs, with what it gives (the points each side
+  holds were said in its "Tengo"s), and not another's "Son buenas" before it; a trick as ours or theirs; the
+  others' cards played one after another as one line, the first seat by its name and the next ones, who play in
+  the table's order, by their cards alone ("bia, 7 coins, then knight clubs, 4 swords");
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
   manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
-- at Cacho a hand's number is not said (the last pot's winner was), a redeal is "Dealt again." (everyone's
-  pass was just said), and each card the player is dealt is said with the turn it is for; each show by its
-  worth, which decides the pot (the player's own cards were heard as they came), and nothing of the others'
-  bets and shows once the player is out of the hand (the pot's winner is said); the analysis of their play, on
-  request;
-- the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings);
+- at Cacho a hand's number is not said (the last pot's result was), each card the player is dealt is said with
+  the turn it is for, the shows by the pot's result (the winning hand; ``last`` has each), and nothing of the
+  others' bets once the player is out of the hand (its result is said); the analysis of their play, on request;
+- the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings), and a
+  fair deal after a fair deal not at all: once "Fair deal." is heard, silence is the check still finding every deal
+  fair, and anything else it finds is said;
 - every sentence is kept, in full, for ``last``.
 
-``verbose`` says every event as it comes, each in the log's own words, as the line mode always did. The level
-is the player's, kept beside their bell (not a browser guest's: the host's config directory is not theirs).
-"""
+``verbose`` says every other event as it comes, each in the log's own words, as the line mode always did. The
+level is the player's, kept beside their bell (not a browser guest's: the host's config directory is not theirs)."""
 
 from __future__ import annotations
 
@@ -44,21 +50,20 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
-from cardtui.client.boards.cacho import worth
 from cardtui.client.boards.truco_words import (
-    YES,
     call_word,
     counted,
     meaning,
     my_team,
-    round_points,
+    seat_team,
     team_does,
     team_object,
 )
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines.actions import held
-from cardtui.client.lines.sentences import CHIPS, card_words, cards_words, spoken
+from cardtui.client.lines.sentences import card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_name, event_body
+from cardtui.client.shape import family_of, name_then, pot_of
 from cardtui.client.turn_bell import bell_file, my_turn
 from cardtui.client.words import said_action
 from cardtui.i18n import N_, _
@@ -143,6 +148,8 @@ class Folded:
         return "; ".join(self.moves) + "." if self.moves else ""  # a name and a card: a discard, as ever
 
 
+TO_THE_END = frozenset({truco_pb2.TRUCO_WORD_FALTA_ENVIDO, truco_pb2.TRUCO_WORD_CONTRA_FLOR_AL_RESTO})
+"""Calls whose stake the score sets (what the leaders lack to win): said with it, the first call too."""
 BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
 """The betting acts (Cacho, Pif Paf's betting round): the others' are said together, one line until something
 else is said or the player's turn comes."""
@@ -193,12 +200,28 @@ class Rejected:
 
 
 @dataclass
+class Played:
+    """Another's card played face up at truco, said with the cards played right after it in the same trick: the
+    first by its seat's name, the next ones by the card alone ("bia, 7 coins, then knight clubs, 4 swords"), the
+    seats playing in the table's order."""
+
+    name: str
+    cards: list[str]
+
+    def said(self) -> str:
+        first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
+        if len(self.cards) == 1:
+            return first
+        return _("{first}, then {rest}").format(first=first, rest=", ".join(self.cards[1:]))
+
+
+@dataclass
 class Narrator:
     """What the line mode says of each event, at the player's level."""
 
     level: Level = Level.TERSE
     folded: Folded = field(default_factory=Folded)
-    moves: list[str | Bet | Rejected] = field(default_factory=list)
+    moves: list[str | Bet | Rejected | Played] = field(default_factory=list)
     """The others' bets, cards played and hands rejected since anything else was said: one line, said before the
     next thing (the same bet by seats one after another, once with their names; a mão's rejections once)."""
     acted: bool = False
@@ -224,23 +247,42 @@ class Narrator:
     dealt_now: bool = False
     """A deal (a hand, a Cacho round) in the message being said: the view the events are said against is the one
     before it, so who is out of the hand is not known from it yet."""
+    pots: list[str] = field(default_factory=list)
+    """The pots won as a hand ends (Pif Paf's, side pots too), said with its result."""
+    standing: Standing | None = None
+    """What the last fair-deal check said found (a fair deal after a fair deal goes unsaid at the terse level)."""
+    ended: bool = False
+    """A round's end in the message being said: the trick that ended it is in its result ("They take 2")."""
+    called: set[int] = field(default_factory=set)
+    """The bets called this round (the envido, the flor): a bet's first call is the word alone, a later one (raised
+    on it) with the sum it stands at."""
 
     @property
     def terse(self) -> bool:
         return self.level is Level.TERSE
+
+    def verdict(self, verdict: Verdict) -> str:
+        """A hand's fair-deal check as the level says it (``verdict_said``); "" for a fair deal after a fair deal at
+        the terse level."""
+        again = self.terse and verdict.standing is Standing.FAIR and self.standing is Standing.FAIR
+        self.standing = verdict.standing
+        return "" if again else verdict_said(verdict, self.level)
 
     def event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
         """The sentences to say now for ``event`` (``text``: the log's sentence for it, made for the ear here: its
         cards named short at the terse level). Once a sentence waits for the message's view (a truco round's end,
         said with the score), the message's later ones wait behind it, so that they are heard in their order."""
         said = self._event(model, event, text)
-        if said and self.later and self.terse:
+        if said and self.later:
             self.later.extend(_said_as(s) for s in said)
             return []
         return said
 
     def _event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
         said = spoken(text, short=self.terse) if text else ""
+        shaped = self._shaped(model, event)
+        if shaped is not None:
+            return shaped
         if not said:
             return []
         if not self.terse:
@@ -265,6 +307,8 @@ class Narrator:
             if isinstance(move, Bet) and isinstance(last, Bet) and (last.kind, last.chips) == (move.kind, move.chips) \
                     and (move.kind, bool(move.chips)) in TOGETHER:
                 last.names.extend(move.names)
+            elif isinstance(move, Played) and isinstance(last, Played):
+                last.cards.extend(move.cards)
             else:
                 self.moves.append(move)
             return []
@@ -281,6 +325,35 @@ class Narrator:
         if short is not None:
             return self.before([short] if short else [])
         return self.before([said])
+
+    def _shaped(self, model: TableModel, event: table_pb2.Event) -> list[str] | None:
+        """What the one shape says of an event at either level (``client.shape``): a pot won, kept for the hand's
+        result; a redeal with its reason; a hand's result, with what won it and every side's total, said once the
+        view after it is in (the totals are the view's). None for any other event."""
+        family = family_of(model)
+        _name, body = event_body(event)
+        if family is None or body is None:
+            return None
+        pot = pot_of(model, body, not self.terse)
+        if pot is not None:
+            self.pots.append(pot)
+            return []
+        redealt = family.redealt(model, body)
+        if redealt is not None:
+            return self.before([redealt])
+        if not family.ends(body):
+            return None
+        pots, self.pots = self.pots, []
+        full = not self.terse
+        self.ended = True
+        self.drawn = ""
+        self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
+        self.signals = []
+        self.unheard = False
+        self.received = []
+        self.called = set()
+        self.later.append(lambda now: family.result(now, body, pots, full, lambda text: spoken(text, stop=False)))
+        return []  # the others' moves folded so far are said before it, once the view is in
 
     def _unheeded(self, model: TableModel, body: Message) -> bool:
         """Another's bet or show at Cacho once the player is out of the hand (passed, or without chips): it changes
@@ -302,21 +375,21 @@ class Narrator:
         self.moves = []
         return [line, *said]
 
-    def _move(self, model: TableModel, body: Message) -> str | Bet | None:
+    def _move(self, model: TableModel, body: Message) -> str | Bet | Played | None:
         """Another's bet, or card played face up, as a part of the line that says them together; None for what
         is not one."""
         seat = _seat(body)
         if seat is None or seat == model.seat:
             return None
-        if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and not (
-                model.view is not None and model.view.WhichOneof("game") == "rummy"
-                and action_name(body.action) == "pass"):
+        family = family_of(model)
+        if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and (
+                family is None or family.said(model, body) is None):  # not a bet where the family says it (a pass)
             kind = action_name(body.action)
             return Bet(kind, body.action.chips, [model.name(seat)],
                        spoken(said_action(model, seat, body.action).plain, stop=False))
         if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
                 and not body.blind:
-            return _("{name}, {card}").format(name=model.name(seat), card=card_words(body.card, short=True))
+            return Played(model.name(seat), [card_words(body.card, short=True)])
         return None
 
     def _rejected(self, model: TableModel, body: Message) -> bool:
@@ -362,7 +435,8 @@ class Narrator:
             self.folded.moves.append(_("{name} takes {taken}, discards {card}").format(
                 name=name, taken=card_words(taken, short=True), card=card_words(body.card, short=True)))
         else:
-            self.folded.moves.append(_("{name}, {card}").format(name=name, card=card_words(body.card, short=True)))
+            self.folded.moves.append(name_then(name, card_words(body.card, short=True), _("{name}, {what}"),
+                                               _("{name} discards {what}")))
         return self.before([s for s in out if s])
 
     def _on_top(self, body: Message) -> None:
@@ -381,12 +455,12 @@ class Narrator:
     def _short(self, model: TableModel, name: str, body: Message) -> str | None:
         """The terse words of an event said more briefly than the log says it; "" to say nothing; None: the
         log's own words."""
-        if isinstance(body, cacho_pb2.CachoRedealt):
-            return _("Dealt again.")  # everyone's pass, the player's too, was just said
-        if isinstance(body, table_pb2.HandEnded) and model.view is not None \
-                and model.view.WhichOneof("game") == "rummy" and model.game not in CHIPS:
-            return _points_lost(model, body)
+        family = family_of(model)
+        own = family.said(model, body) if family is not None else None
+        if own is not None:  # the family's own words (a knock, a close)
+            return spoken(own, short=True) if own else ""
         if isinstance(body, table_pb2.HandStarted):
+            self.called = set()
             self.folded = Folded()
             self.signals = []
             self.received = []
@@ -406,23 +480,31 @@ class Narrator:
             card = body.card
             self.later.append(lambda now: self._drew(now, card))
             return ""
-        if isinstance(body, truco_pb2.TrucoCalled) and body.bet == truco_pb2.TRUCO_BET_TRUCO:
-            # the truco's rungs: the word says the stake ("Seis!" is for 6), unlike the envido's sum
+        if isinstance(body, truco_pb2.TrucoCalled) and (body.bet == truco_pb2.TRUCO_BET_TRUCO or (
+                body.bet not in self.called and body.call not in TO_THE_END)):
+            # the truco's rungs: the word says the stake ("Seis!" is for 6); an envido's first call too (a real
+            # envido alone is for 3): only a call raised on another says its sum, and a falta, which the score sets
+            self.called.add(body.bet)
             return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
         if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
-            return spoken(f"{model.name(body.seat)}: {YES.get(model.game, '')}")  # the stake is the call's, just said
+            return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
         if isinstance(body, truco_pb2.TrucoTrickEnded):
             if not body.HasField("winner"):
-                return _("Trick tied.")
-            if my_team(model) is None:
-                return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
-            return _("Our trick.") if body.team == my_team(model) else _("Their trick.")
-        if isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"):
-            ended = body
-            self.later.append(lambda now: _round_taken(now, ended))  # with the score, once the view has it
+                said = _("Trick tied.")
+            elif my_team(model) is None:
+                said = _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
+            else:
+                said = _("Our trick.") if body.team == my_team(model) else _("Their trick.")
+            # said once the view is in, unless the round ended on it: its result says who took it; the trick's
+            # cards before it, and before whatever the message says next
+            cards = self.before(["-"])[:-1]
+            self.later.extend([*(_said_as(c) for c in cards), lambda _now: "" if self.ended else said])
             return ""
         if isinstance(body, table_pb2.MatchEnded) and body.HasField("team") and my_team(model) is not None:
             return _("We win the match.") if body.team == my_team(model) else _("They win the match.")
+        if isinstance(body, truco_pb2.ArgentinoSonBuenas) and body.seat != model.seat \
+                and body.bet != truco_pb2.TRUCO_BET_FLOR:
+            return ""  # another's envido let go: the envido's winner, said next, says whose points stood
         if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
             # the points each side holds were just announced ("Tengo 28"): which side won, and what it gives
             return team_does(model, body.team, _("Our envido: +{n}."), _("Their envido: +{n}."),
@@ -434,30 +516,19 @@ class Narrator:
         if isinstance(body, truco_pb2.PaulistaDealChoice) and body.choice != truco_pb2.PAULISTA_CHOICE_REJECT:
             return ""  # the mão keeps the cards or passes them on: the rejected ones alone are news
         if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
+            mine = my_team(model)
+            if mine is not None and seat_team(model, body.seat) != mine:
+                return ""  # an opponent's, caught: ``last`` and the verbose level say it; a partner's is for you
             promise = spoken(meaning(model.game, body.signal).plain, stop=False, short=True)
-            # an opponent's is one the player caught, as their name says: "you caught it" is verbose's
             self.signals.append(_("{name} signals {promise}.").format(name=model.name(body.seat), promise=promise))
             return ""
+        if isinstance(body, table_pb2.MatchStarted):  # how the seats were chosen: the verbose level's
+            return (_("Game {n} begins, the seats swapped.") if body.seats_from
+                    else _("Game {n} begins.")).format(n=body.match)
 
-        if isinstance(body, cacho_pb2.CachoShowed) and body.seat == model.seat:
-            return _("You show {hand}.").format(hand=spoken(worth(body.strength), stop=False))  # your cards, heard
-        if isinstance(body, cacho_pb2.CachoShowed):  # what the hand is worth decides the pot (``last``: its cards)
-            return _("{name} shows {hand}.").format(name=model.name(body.seat),
-                                                    hand=spoken(worth(body.strength), stop=False))
-        if isinstance(body, cacho_pb2.CachoPotWon):
-            return (_("You win {chips}.") if body.seat == model.seat else _("{name} wins {chips}.")).format(
-                name=model.name(body.seat), chips=body.chips)
+        if isinstance(body, cacho_pb2.CachoShowed):
+            return ""  # the pot's result names the winning hand (``last``: every hand shown)
 
-        if isinstance(body, rummy_pb2.RummyKnocked):
-            who = model.name(body.seat)
-            if body.seat == model.seat:
-                return (_("You knock, discarding {card}.").format(card=card_words(body.discard, short=True))
-                        if body.HasField("discard") else _("You knock, all ten melded."))
-            return (_("{name} knocks, discarding {card}.").format(name=who, card=card_words(body.discard, short=True))
-                    if body.HasField("discard") else _("{name} knocks, all ten melded.").format(name=who))
-        if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass" and model.view is not None \
-                and model.view.WhichOneof("game") == "rummy":
-            return ""  # a claim window let go: not news
         return None
 
     def _dealt(self, model: TableModel) -> str:
@@ -480,7 +551,7 @@ class Narrator:
             return ""
         if not cards or model.seat is None:
             return _("Hand {n}.").format(n=hand)
-        return _("Hand {n}: {cards}.").format(n=hand, cards=cards_words(cards, short=True))
+        return _("New hand: {cards}.").format(cards=cards_words(cards, short=True))
 
     def _drew(self, model: TableModel, card: str) -> str:
         """The card drawn from the stock: said with the discard's turn that follows ("You draw 4 clubs, number 5;
@@ -505,6 +576,7 @@ class Narrator:
         said = [s(model) for s in self.later]
         self.later = []
         self.dealt_now = False
+        self.ended = False
         return self.before([s for s in said if s])
 
     def turn_begins(self) -> list[str]:
@@ -533,24 +605,6 @@ def _gave_points(body: Message) -> bool:
             and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
 
 
-def _points_lost(model: TableModel, body: table_pb2.HandEnded) -> str:
-    """A hand's end played for points, the seats that lost the same said together, the player as "you" ("bot 3
-    wins the hand: you, bot 2 and bot 4 -1.")."""
-    if body.HasField("winner"):
-        said = _("You win the hand") if body.winner == model.seat else _("{name} wins the hand").format(
-            name=model.name(body.winner))
-    else:
-        said = _("The hand is over")
-    lost: dict[int, list[str]] = {}
-    for seat, delta in enumerate(body.deltas):
-        if delta:
-            lost.setdefault(delta, []).append(_("you") if seat == model.seat else model.name(seat))
-    parts = [(names[0] if len(names) == 1 else _("{some} and {last}").format(some=", ".join(names[:-1]),
-                                                                              last=names[-1])) + f" {delta:+d}"
-             for delta, names in lost.items()]
-    return said + (": " + ", ".join(parts) if parts else "") + "."
-
-
 def _drawn(model: TableModel, card: str) -> str:
     """The card the player drew from the stock, and the number that discards it now."""
     hand = held(model)
@@ -561,23 +615,6 @@ def _drawn(model: TableModel, card: str) -> str:
 
 def _said_as(sentence: str) -> Callable[[TableModel], str]:
     return lambda _model: sentence
-
-
-def _round_taken(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> str:
-    """Who takes a truco round and how much, with the score it leaves ("We take 4; we 15, they 2."); where the view
-    has no score, the round's points beside the stake, as before ("They take 1. This round: us +0, them +5.")."""
-    view = model.view
-    scores = list(view.truco.scores) if view is not None and view.WhichOneof("game") == "truco" else []
-    if len(scores) == 2:
-        mine = my_team(model)
-        score = (_("team 1 {a}, team 2 {b}").format(a=scores[0], b=scores[1]) if mine is None
-                 else _("we {us}, they {them}").format(us=scores[mine], them=scores[1 - mine]))
-        return team_does(model, body.team, _("We take {amount}; {score}."), _("They take {amount}; {score}."),
-                         _("{team} takes {amount}; {score}."), amount=str(body.points), score=score).plain
-    took = team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
-                     _("{team} takes {amount}."), amount=str(body.points)).plain
-    this = round_points(model, body)  # the envido's points too: the round's whole result
-    return took if this is None else f"{took} {this.plain}"
 
 
 def _truco(model: TableModel) -> bool:
@@ -591,7 +628,7 @@ def _seat(body: Message) -> int | None:
 
 
 LEVEL_SAID = {
-    Level.TERSE: N_("Terse: your turn, what the others do that changes your choice, and the results; the others' "
-                    "draws and discards one line a round. Type verbose to hear everything."),
+    Level.TERSE: N_("Terse: your turn with its choices, what the others do that changes your choice, and the "
+                    "results; the others' draws and discards one line a round. Type verbose to hear everything."),
     Level.VERBOSE: N_("Verbose: every event as it happens. Type terse to hear less."),
 }

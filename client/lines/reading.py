@@ -15,6 +15,7 @@ Numbers are said as the reader's language writes them: a decimal point is a comm
 
 from __future__ import annotations
 
+import itertools
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -116,6 +117,19 @@ def localised(text: str) -> str:
         return format_decimal(number, format="#,##0." + "0" * len(m.group(2)), locale=locale)
 
     return _DECIMAL.sub(one, text)
+
+
+_TOKEN = re.compile(r"[+-]?\d+(?:[.,]\d+)*|[^\W\d_]+")
+"""What the ear hears one after another: numbers (a sign and decimals with them) and words; marks are pauses."""
+
+
+def runs_of_numbers(text: str) -> list[str]:
+    """Each place where two numbers are heard one after the other, a word between them or not ("Hand 3: 2 clubs",
+    "1, 3 of cups", "bot 2 20"): a listener cannot tell where one ends and the next begins, nor which is which.
+    The line mode's sentences have none (a test holds every game's narration to it); each found is "3 2"."""
+    tokens = _TOKEN.findall(text)
+    return [f"{a} {b}" for a, b in itertools.pairwise(tokens)
+            if a[-1:].isdigit() and b[-1:].isdigit()]
 
 
 def numbers_said(game: str) -> str:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from cardtui.client import gamebook
 from cardtui.client.cards import SUITS
 from cardtui.client.lines.commands import plain
 from cardtui.client.models import TableModel
 from cardtui.client.screens.replay import game_title
+from cardtui.client.shape import family_for
 from cardtui.i18n import N_, NP_, _, ngettext, pgettext, speaking
-from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2
+from cardtui.v1 import common_pb2, table_pb2
 
 SUIT_NAMES = {"S": N_("spades"), "C": N_("clubs"), "H": N_("hearts"), "D": N_("diamonds")}
 SPANISH_SUIT_NAMES = {"e": NP_("spanish deck", "swords"), "b": NP_("spanish deck", "clubs"),
@@ -30,8 +30,6 @@ FRENCH_RANKS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king
 SPANISH_RANKS = {"1": N_("ace"), "10": N_("jack"), "11": N_("knight"), "12": N_("king")}
 """The Spanish deck's 10, 11 and 12 are the sota, the caballo and the rey."""
 SPANISH = frozenset("ebco")
-CHIPS = gamebook.Which(lambda g: g.chips)
-"""Games played for chips: a seat's score is said in chips, else in points."""
 _MARK_OF = {symbol: suit for suit, (symbol, _style) in SUITS.items()}
 _ONE = r"(?:10|11|12|[1-9AJQK])[" + "".join(_MARK_OF) + r"]"
 _CARD = re.compile(r"(?<![\w])(10|11|12|[1-9AJQK])([" + "".join(_MARK_OF) + r"])")
@@ -43,6 +41,8 @@ WORDS = {"⚠": N_("warning:"), "🔒": N_("locked:"), "🏆": N_("tournament:")
 PAUSES = {"·": ",", "—": ",", "│": ";", "•": ",", "…": "...", "±": ""}
 """Marks heard as a pause (a comma; between a knock's melds, "│", a longer one: each meld is heard apart), said as
 they read, or not at all."""
+_ENDS_IN_A_NUMBER = re.compile(r"\d\W*$")
+"""Words that end in a number ("bot 2"): a number said right after them runs into it."""
 _EITHER = re.compile(rf"({_ONE})/({_ONE})")
 """Two cards either of which ("7⚔/7●", a signal's promise)."""
 SILENT_MARKS = re.compile(r"[\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
@@ -125,6 +125,7 @@ def spoken(text: str, stop: bool = True, short: bool = False) -> str:
     text = " ".join(_stop(row) if stop or n < len(rows) - 1 else row for n, row in enumerate(rows))
     text = re.sub(r"\s+([,.:;!?])", r"\1", text)
     text = re.sub(r",(\s*,)+", ",", text)
+    text = re.sub(r"([!?])\.", r"\1", text)  # "Truco!." is said "Truco!"
     return re.sub(r"([:;,])\.", ".", text).strip(" ,")
 
 
@@ -169,57 +170,48 @@ def table_named(name: str, title: str) -> str:
     return name if plain(title) in plain(name) else _("{name}, {game}").format(name=name, game=title)
 
 
-def table_words(model: TableModel) -> list[str]:
-    """The ``table`` command: the game and the hand, who sits where with their chips or points, the state of
-    play (the pot, the pile, the trick), and whose turn it is with the time left."""
+def table_words(model: TableModel, full: bool = True, score: str = "") -> list[str]:
+    """The ``table`` command: what is on the table now (the trick, the pile and the stock, the pot) and whose turn it
+    is; ``full``: the game and the hand, who sits where with their chips or points, and ``score`` (every side's
+    total, which the families say) as well."""
     summary = model.summary
     view = model.view
-    out = [table_named(summary.name, game_title(summary.game)) + "."]
-    if model.seat is None:
+    out = [table_named(summary.name, game_title(summary.game)) + "."] if full else []
+    if model.seat is None and full:
         out.append(_("You are watching."))
     if view is None or view.WhichOneof("game") in (None, "waiting"):
         seats = [seat_line(model, s) for s in (view.seats if view is not None else summary.seats)]
         out.append("; ".join(seats) + ".")
         out.append(_("Waiting for players to take the open seats."))
         return out
-    out.append(_("Hand {n}, {name} deals.").format(n=view.hand, name=model.name(view.dealer)))
-    out.append("; ".join(_seat_state(model, view, s) for s in view.seats) + ".")
-    out.extend(_play_state(model, view))
+    if full:
+        out.append(_("Hand {n}, {name} deals.").format(n=view.hand, name=model.name(view.dealer)))
+        out.append("; ".join(_seat_state(model, view, s) for s in view.seats) + ".")
+        if score:
+            out.append(score)
+    out.extend(line for line in _play_state(model, view, full) if not (score and line in score))  # the pot, once
     out.append(turn_words(model))
     return [spoken(line) for line in out if line]
 
 
 def _seat_state(model: TableModel, view: table_pb2.View, seat: common_pb2.SeatSummary) -> str:
+    """A seat and what it holds ("seat 3: caio, 49 chips, 9 cards"); where the seat's words end in a number and what
+    it holds begins with one, a word between them ("seat 2: dan 2 has 49 chips"): two numbers in a row run
+    together for the ear."""
     said = seat_line(model, seat)
-    kind = view.WhichOneof("game")
-    if kind == "cacho":
-        s = next((c for c in view.cacho.seats if c.seat == seat.seat), None)
-        if s is not None:
-            said += ", " + ngettext("{n} chip", "{n} chips", s.chips).format(n=s.chips)
-            if s.put:
-                said += ", " + _("{n} in the pot").format(n=s.put)
-            if s.status == cacho_pb2.CACHO_SEAT_STATUS_PASSED:
-                said += ", " + _("out of this hand")
-    elif kind == "rummy":
-        r = next((c for c in view.rummy.seats if c.seat == seat.seat), None)
-        if r is not None:
-            if model.game in CHIPS:
-                said += ", " + ngettext("{n} chip", "{n} chips", r.score).format(n=r.score)
-            else:
-                said += ", " + ngettext("{n} point", "{n} points", r.score).format(n=r.score)
-            said += ", " + ngettext("{n} card", "{n} cards", r.card_count).format(n=r.card_count)
-            if r.status == rummy_pb2.RUMMY_SEAT_STATUS_FOLDED:
-                said += ", " + _("out of this hand")
-    elif kind == "truco":
-        t = next((c for c in view.truco.seats if c.seat == seat.seat), None)
-        if t is not None:
-            said += ", " + _("team {n}").format(n=t.team + 1)
-            if t.gone:
-                said += ", " + _("gone to the deck")
-    return said
+    family = family_for(view)
+    parts = family.seat_held(model, view, seat.seat) if family is not None else []
+    if not parts:
+        return said
+    held = ", ".join(parts)
+    if _ENDS_IN_A_NUMBER.search(said) and held[:1].isdigit():
+        return _("{name} has {n}").format(name=said, n=held)
+    return f"{said}, {held}"
 
 
-def _play_state(model: TableModel, view: table_pb2.View) -> list[str]:
+def _play_state(model: TableModel, view: table_pb2.View, full: bool = True) -> list[str]:
+    """What is on the table now: Cacho's round and pot; a rummy table's pot, flip, stock and pile; a truco table's
+    stake and trick."""
     kind = view.WhichOneof("game")
     out: list[str] = []
     if kind == "cacho":
@@ -229,28 +221,43 @@ def _play_state(model: TableModel, view: table_pb2.View) -> list[str]:
         r = view.rummy
         if r.pot:
             out.append(_("The pot holds {pot}.").format(pot=r.pot))
-        if r.HasField("flip"):
+        if r.HasField("flip") and full:
             out.append(_("The flip is {card}; wild: {wilds}.").format(card=card_words(r.flip),
                                                                     wilds=cards_words(r.wilds)))
         top = _("the pile's top is {card}").format(card=card_words(r.pile[-1])) if r.pile else _("the pile is empty")
         out.append(_("{n} cards in the stock, {top}.").format(n=r.stock_count, top=top))
     elif kind == "truco":
         t = view.truco
-        scores = ", ".join(_("team {n}: {points}").format(n=i + 1, points=p) for i, p in enumerate(t.scores))
-        out.append(_("Score {scores}; the game is to {target}. This round is worth {stake}.").format(
-            scores=scores, target=t.target, stake=t.stake))
+        if full:
+            out.append(_("The game is to {target}; this round is worth {stake}.").format(target=t.target,
+                                                                                        stake=t.stake))
         if t.trick:
             plays = ", ".join(_("{name} played {card}").format(
                 name=model.name(p.seat),
                 card=card_words(p.card) if p.HasField("card") and not p.face_down else _("a face-down card"))
                 for p in t.trick)
             out.append(_("On the table: {plays}.").format(plays=plays))
+        elif not full:
+            out.append(_("Nothing on the table yet."))
     return out
 
 
+PLACE = "place"
+"""The context of a card's place as a word (literal in each ``NP_``, as the extractor reads it)."""
+ORDINALS = (NP_("place", "first"), NP_("place", "second"), NP_("place", "third"), NP_("place", "fourth"),
+            NP_("place", "fifth"), NP_("place", "sixth"), NP_("place", "seventh"), NP_("place", "eighth"),
+            NP_("place", "ninth"), NP_("place", "tenth"), NP_("place", "eleventh"), NP_("place", "twelfth"))
+"""A card's place in the hand, as a word: said before a card's name, never a number before a number."""
+
+
+def ordinal(n: int) -> str:
+    return pgettext(PLACE, ORDINALS[n - 1]) if 1 <= n <= len(ORDINALS) else str(n)
+
+
 def hand_words(model: TableModel, slots: Sequence[str | None] = ()) -> str:
-    """The ``hand`` command: the cards this player holds, as the view shows them, each with the number that
-    plays or discards it (a truco hand by its place as dealt, ``slots``; a rummy hand in the view's order)."""
+    """The ``hand`` command: the cards this player holds, in the order of their numbers (a truco hand by its place
+    as dealt, ``slots``; a rummy hand in the view's order); a truco hand with a card played says each card's place
+    as a word ("first: 4 of cups; third: 3 of clubs")."""
     view = model.view
     if model.seat is None:
         return _("You are watching: you hold no cards.")
@@ -262,7 +269,7 @@ def hand_words(model: TableModel, slots: Sequence[str | None] = ()) -> str:
         if not cards:
             return _("You hold no cards.")
         places = list(slots) if slots and set(cards) <= {c for c in slots if c is not None} else cards
-        return _("You hold {cards}.").format(cards=numbered(places))
+        return _("You hold {cards}.").format(cards=placed(places))
     if kind == "cacho":
         mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
         held = list(mine.cards) if mine is not None else []
@@ -270,10 +277,10 @@ def hand_words(model: TableModel, slots: Sequence[str | None] = ()) -> str:
     r = view.rummy
     if not r.cards:
         return _("You hold no cards.")
-    out = [ngettext("You hold {n} card: {cards}.", "You hold {n} cards: {cards}.", len(r.cards)).format(
-        n=len(r.cards), cards=numbered(list(r.cards)))]
-    for n, meld in enumerate(r.melds, start=1):
-        out.append(_("Meld {n}: {cards}.").format(n=n, cards=cards_words(meld.cards)))
+    out = [ngettext("You hold {n} card: {cards}.", "You hold {n} cards, in the order of their numbers: {cards}.",
+                    len(r.cards)).format(n=len(r.cards), cards=cards_words(r.cards))]
+    if r.melds:
+        out.append(_("Melds: {melds}.").format(melds="; ".join(cards_words(m.cards) for m in r.melds)))
     if r.loose:
         out.append(_("Loose: {cards}.").format(cards=cards_words(r.loose)))
     if r.HasField("drawn"):
@@ -283,10 +290,37 @@ def hand_words(model: TableModel, slots: Sequence[str | None] = ()) -> str:
     return " ".join(out)
 
 
-def numbered(places: Sequence[str | None]) -> str:
-    """Cards with the numbers that play them ("1, 7 of swords; 3, king of cups"), a played one's place skipped."""
-    return "; ".join(_("{n}, {card}").format(n=n, card=card_words(c)) for n, c in enumerate(places, start=1)
-                     if c is not None)
+def placed(places: Sequence[str | None]) -> str:
+    """Cards in the order of their numbers: as a list where every place holds one, else each with its place as a
+    word ("first: 7 of swords; third: king of cups"), a played one's place skipped."""
+    if all(c is not None for c in places):
+        return cards_words([c for c in places if c is not None])
+    return "; ".join(_("{place}: {card}").format(place=ordinal(n), card=card_words(c))
+                     for n, c in enumerate(places, start=1) if c is not None)
+
+
+def card_at(model: TableModel, n: int, slots: Sequence[str | None] = ()) -> str:
+    """A card by its place (``card 3``, ``3?``): what number ``n`` plays or discards."""
+    view = model.view
+    if model.seat is None:
+        return _("You are watching: you hold no cards.")
+    kind = view.WhichOneof("game") if view is not None else None
+    if view is None or kind not in ("truco", "rummy"):
+        return _("Cards are not played by their number here.")
+    if kind == "truco":
+        cards = list(view.truco.cards)
+        places: list[str | None] = (list(slots) if slots and set(cards) <= {c for c in slots if c is not None}
+                                    else list(cards))
+    else:
+        places = list(view.rummy.cards)
+    if not 1 <= n <= len(places):
+        return ngettext("You hold no card {n}: you hold {count} card.", "You hold no card {n}: you hold {count} "
+                        "cards.", len([c for c in places if c is not None])).format(
+            n=n, count=len([c for c in places if c is not None]))
+    card = places[n - 1]
+    if card is None:
+        return _("Card {n} was played.").format(n=n)
+    return _("Card {n} is {card}.").format(n=n, card=card_words(card))
 
 
 def turn_words(model: TableModel, left: float | None = None) -> str:
@@ -315,4 +349,4 @@ def turn_words(model: TableModel, left: float | None = None) -> str:
 
 def seconds_left(left: float) -> str:
     n = max(0, round(left))
-    return ngettext("{n} second left.", "{n} seconds left.", n).format(n=n)
+    return ngettext("Time left: {n} second.", "Time left: {n} seconds.", n).format(n=n)  # words before the number

@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Header, Label, Static
 
-from cardtui.client.connection import Connection, unreachable
+from cardtui.client.connection import WAIT, Connection, Trouble, diagnosed
 from cardtui.client.footer import Footer
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import lobby_pb2
@@ -34,11 +34,13 @@ class ConnectScreen(Screen[lobby_pb2.ServerInfo | None]):
 
     BINDINGS = [Binding("r", "retry", N_("Retry now")), Binding("q,escape", "quit", N_("Quit"))]
 
-    def __init__(self, target: str, conn: Connection | None, problem: str) -> None:
+    def __init__(self, target: str, conn: Connection | None, problem: str,
+                 trouble: Trouble = Trouble.OTHER) -> None:
         super().__init__()
         self.target = target
         self.conn = conn
         self.problem = problem
+        self.trouble = trouble
         self.tries = 1
         self.next_try: float | None = time.monotonic() + RETRY_SECONDS if conn is not None else None
         self.trying = False
@@ -46,8 +48,7 @@ class ConnectScreen(Screen[lobby_pb2.ServerInfo | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="connect-dialog"):
-            yield Label(_("The card server cannot be reached") if self.conn is not None else _("That address is wrong"),
-                        id="connect-title")
+            yield Label(self._title(), id="connect-title")
             yield Static(Text.assemble((_("Address") + "  ", "bold"), self.target), id="connect-address")
             yield Static("", id="connect-reason")
             yield Static("", id="connect-status")
@@ -56,6 +57,13 @@ class ConnectScreen(Screen[lobby_pb2.ServerInfo | None]):
                     yield Button(_("Retry now (r)"), variant="primary", id="connect-retry")
                 yield Button(_("Quit (q)"), id="connect-quit")
         yield Footer()
+
+    def _title(self) -> str:
+        if self.conn is None:
+            return _("That address is wrong")
+        if self.trouble in WAIT:  # it is there: it answers in a while
+            return _("The card server has not answered yet")
+        return _("The card server cannot be reached")
 
     def on_mount(self) -> None:
         self._say(self.problem)
@@ -99,7 +107,9 @@ class ConnectScreen(Screen[lobby_pb2.ServerInfo | None]):
         try:
             info = await self.conn.info()
         except Exception as err:
-            self._say(unreachable(err, self.conn.target))
+            self.trouble, problem = await diagnosed(self.conn, err)
+            self.query_one("#connect-title", Label).update(self._title())
+            self._say(problem)
             self.next_try = time.monotonic() + RETRY_SECONDS
             return
         finally:

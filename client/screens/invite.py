@@ -62,20 +62,29 @@ class QrCode(Static):
         self.update(Text("\n".join(qr_lines(data)), style="black on white", no_wrap=True) if data else "")
 
 
-def install_text(wheels: Sequence[str]) -> Text:
+def install_text(wheels: Sequence[str], system: str = "") -> Text:
     """The line that installs the client from the host's page, for a friend who has none yet (``wheels``:
     the server's ``ServerInfo.client_wheels``, in the order of the invite's pages: the first is the
-    page's address the invite gives); nothing if the server offers none."""
+    page's address the invite gives); nothing if the server offers none. Where the page serves every wheel
+    the client needs (``system``: ``ServerInfo.offline_system``, the host's system), the line that needs only
+    the host comes first, for a friend on that system; the one with PyPI after it, for any other."""
     out = Text()
     if wheels:
         client = Offer(wheels[0])
+        if system:
+            out.append(_("No cardtui in that terminal yet? Python 3.11+; on {system}, from the host alone:").format(
+                system=system) + "\n", style="bold")
+            out.append(client.offline() + "\n")
+            out.append(_("(another system, with internet: {line}; every way: {page})").format(
+                line=client.pipx(), page=client.install_page), style="dim")
+            return out
         out.append(_("No cardtui in that terminal yet? Python 3.11+, then:") + "\n", style="bold")
         out.append(client.pipx() + "\n")
         out.append(_("(uv, pip, no internet: {page})").format(page=client.install_page), style="dim")
     return out
 
 
-def invite_text(invite: lobby_pb2.InviteResponse, owner: bool, wheels: Sequence[str] = ()) -> Text:
+def invite_text(invite: lobby_pb2.InviteResponse, owner: bool, wheels: Sequence[str] = (), system: str = "") -> Text:
     """What an invite says, line by line: where, the link, the command (and the line that installs the
     client from the host's page, ``wheels`` being the server's ``ServerInfo.client_wheels``), the code,
     and its warnings."""
@@ -96,7 +105,7 @@ def invite_text(invite: lobby_pb2.InviteResponse, owner: bool, wheels: Sequence[
         out.append(f"cardtui connect {server}\n")
     out.append("\n")
     if wheels:
-        out.append_text(install_text(wheels))
+        out.append_text(install_text(wheels, system))
         out.append("\n")
     if table is not None:
         out.append(_("Or type this code in the lobby (j):") + " ", style="bold")
@@ -168,8 +177,9 @@ class InviteScreen(ModalScreen[None]):
         self.query_one("#invite-title", Label).update(self._title(table))
         self.query_one("#invite-text", Static).update(invite_text(invite, self.owner))
         wheels = self.conn.server.client_wheels if self.conn.server is not None else ()
+        system = self.conn.server.offline_system if self.conn.server is not None else ""
         install = self.query_one("#invite-install", Static)
-        install.update(install_text(wheels))
+        install.update(install_text(wheels, system))
         install.display = bool(wheels)
         qr = self.query_one("#invite-qr", QrCode)
         page = invite.pages[0] if invite.pages else ""

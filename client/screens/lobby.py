@@ -21,7 +21,7 @@ from textual.worker import Worker
 
 from cardtui import __version__
 from cardtui.client import choices, versions
-from cardtui.client.connection import Connection, error_text, unreachable
+from cardtui.client.connection import Connection, error_text, slow
 from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
 from cardtui.client.option_words import level_words, option_label, value_label
@@ -236,7 +236,7 @@ class LobbyScreen(PollingScreen):
                     self.poll(REFRESH_SECONDS, self.action_refresh)
                     return
                 self.query_one("#server-line", Static).update(
-                    Text(unreachable(err, self.conn.target), style="bold red"))
+                    Text(self.conn.unreached(err), style="bold red"))
             await asyncio.sleep(REFRESH_SECONDS)
 
     def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
@@ -258,7 +258,7 @@ class LobbyScreen(PollingScreen):
                 self.info = await self.conn.info()
             tables = await self.conn.tables(include_finished=True)
         except Exception as err:
-            self.query_one("#server-line", Static).update(Text(unreachable(err, self.conn.target), style="bold red"))
+            self.query_one("#server-line", Static).update(Text(self.conn.unreached(err), style="bold red"))
             return
         await self.show(tables)
 
@@ -269,7 +269,7 @@ class LobbyScreen(PollingScreen):
                 self.info = await self.conn.info()
             except Exception as err:
                 self.query_one("#server-line", Static).update(
-                    Text(unreachable(err, self.conn.target), style="bold red"))
+                    Text(self.conn.unreached(err), style="bold red"))
                 return
         games = ", ".join(g.title for g in self.info.games)
         server = Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
@@ -805,6 +805,10 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         try:
             table = await self.conn.create(request)
         except Exception as err:  # a refusal: say it here, keep what was typed
+            if slow(err):  # it may still be made: said so, not as a refusal, which a second try would double
+                self._error(_("The server is busy and has not answered yet: the table may still be created. Look "
+                              "for it in the lobby's list before you create another."), "")
+                return
             english = (err.details() or "") if isinstance(err, grpc.aio.AioRpcError) else str(err)
             self._error(error_text(err), self._field_of(english))  # the server's English names the field
             return

@@ -40,7 +40,7 @@ from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
 from cardtui.client.boards.registry import board_for, knows
 from cardtui.client.compositor import MapKeepingCompositor
-from cardtui.client.connection import Connection, closing_text, error_text
+from cardtui.client.connection import Connection, closing_text, error_text, refused
 from cardtui.client.fairness import GREY, NO_CUTS, FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.meld_hints import hint_told
@@ -573,7 +573,8 @@ class TableScreen(Screen[None]):
         try:
             await self.conn.rematch(self.token, choice)
         except Exception as err:
-            self.notify(error_text(err), title=_("Not allowed"), severity="warning")
+            self.notify(error_text(err), title=_("Not allowed") if refused(err) else _("No answer"),
+                        severity="warning")
 
     @on(Button.Pressed, "#summary-again")
     async def _again(self) -> None:
@@ -669,8 +670,9 @@ class TableScreen(Screen[None]):
             return
         try:
             await self.conn.act(self.token, action, self.model.seq)
-        except Exception as err:
-            self.notify(error_text(err), title=_("Not allowed"), severity="warning")
+        except Exception as err:  # a refusal is "not allowed"; a call that met no answer says what happened
+            self.notify(error_text(err), title=_("Not allowed") if refused(err) else _("No answer"),
+                        severity="warning")
 
     def on_key(self, event: events.Key) -> None:
         """An action's key, as the action bar shows it (letters for a game's actions, numbers else)."""

@@ -38,11 +38,9 @@ import json
 import logging
 import math
 import os
-import platform
 import signal
 import socket
 import ssl
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,7 +59,7 @@ from cardtui.i18n import _, ngettext
 from cardtui.installing import INDEX, INSTALL, offer, wheel_name
 from cardtui.server.base.clock import REAL, Clock
 from cardtui.server.web.guests import QUIT_SECONDS, STDERR_KEPT, GuestProcess, Launcher, WarmLauncher, client_args
-from cardtui.server.web.wheels import NoWheel, Wheelhouse
+from cardtui.server.web.wheels import NoWheel, Wheelhouse, offline_system, system
 
 log = logging.getLogger("cardtui.web")
 
@@ -231,8 +229,15 @@ def web_urls(listen_host: str, port: int, tls: bool = False) -> tuple[list[str],
 
 
 def install_line(page: str) -> str:
-    """The start-up line that gives friends the client for their terminal: one line, and the page with the others."""
+    """The start-up line that gives friends the client for their terminal: one line, and the page with the others.
+    Where the page can serve every wheel the client needs, the line that needs only this host comes first (for a
+    friend on this host's system: nothing from the internet), then the one for any system."""
     client = offer(page, __version__)
+    system = offline_system()
+    if system:
+        return _("Friends' terminals get the client from this host alone ({system}): {offline} · any other system, "
+                 "with PyPI for what it needs: {line} · every way: {page}").format(
+            system=system, offline=client.offline(), line=client.pipx(), page=client.install_page)
     return _("Friends' terminals get the client in one line: {line} (uv, pip, no internet: {page})").format(
         line=client.pipx(), page=client.install_page)
 
@@ -559,25 +564,34 @@ class WebServer(Server):
         if host in ("127.0.0.1", "::1", "localhost", ""):  # the server is this machine's: reached where the page is
             host = urlsplit(page).hostname or "127.0.0.1"
         server = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        system = f"{platform.system()} {platform.machine()}, Python {sys.version_info[0]}.{sys.version_info[1]}"
+        whole = self.wheels.complete()
+        packages = len(self.wheels.index())
         lang = browser_language(request)
         with i18n.speaking(lang):
             words = {
                 "title": _("{title}: the client for your terminal").format(title=self.title),
                 "heading": _("Play from your own terminal"),
-                "needs": _("You need Python 3.11 or later, then one of these lines: it installs the client "
-                           "this room runs, cardtui {version}, from this page (what it needs comes from PyPI).")
-                .format(version=__version__),
+                "needs": _("You need Python 3.11 or later, then one of these lines: each installs the client this "
+                           "room runs, cardtui {version}, and the {n} packages it needs.").format(
+                    version=__version__, n=packages - 1),
+                "online_said": _("Any system, with internet"),
+                "online_where": _("The client from this page, what it needs from PyPI ({n} downloads from the "
+                                  "internet): a few minutes, longer on a slow connection.").format(n=packages - 1),
                 "then": _("Then sit down (after pip: cardtui/bin/cardtui, in the folder it made):"),
-                "offline_said": _("No internet here?"),
-                "offline_where": _("From this host alone: this works only on the same system as the host's "
-                                   "({system}), since the host hands out the very files it installed.")
-                .format(system=system),
+                "offline_said": _("From this host alone: the quickest here, no internet") if whole
+                else _("No internet here?"),
+                "offline_where": (_("On the same system as the host ({system}): every file comes from this host, "
+                                    "nothing from the internet; a minute or two. The host hands out the very files "
+                                    "it installed, so another system (another operating system, processor or "
+                                    "Python) needs the way below.") if whole else
+                                  _("This host cannot hand out every package the client needs (one was not "
+                                    "installed from a wheel here): use the lines above, with internet.")
+                                  ).format(system=system()),
                 "windows": _("In Windows Terminal (PowerShell), with Python from python.org:"),
                 "files_said": _("The files:"),
                 "browser": _("Or play in this browser, with nothing to install"),
             }
-        return {**words, "lang": lang.replace("_", "-"), "pipx": client.pipx(), "uv": client.uv(),
+        return {**words, "lang": lang.replace("_", "-"), "whole": whole, "pipx": client.pipx(), "uv": client.uv(),
                 "pip": client.pip(), "offline": client.offline(), "connect": f"cardtui connect {server}",
                 "windows_line": f"{client.pip(windows=True)}\ncardtui\\Scripts\\cardtui connect {server}",
                 "wheel": client.wheel, "wheel_name": wheel_name(__version__), "index": client.index}

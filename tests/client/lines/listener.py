@@ -1,10 +1,10 @@
 """A player who reads only what the line mode says: sentences in, lines out, in memory.
 
 ``Heard`` stands where the terminal would: the line mode writes its sentences into it and reads the lines the
-test types. ``Listener`` plays a seat by those sentences alone: at each "Your turn: 1 …, 2 …" it answers the
-first choice (a turn said without its choices, "Your turn.", it asks for them first, with enter), and when the
-line mode asks which amount or which kind (its sentence ends with an example such as "for example 3 1"), it
-answers with that example. Every wait is for a sentence, bounded only so that a broken test ends with words.
+test types. ``Listener`` plays a seat by those sentences alone: at each turn it asks for every choice's number
+(enter; at the verbose level the turn says them) and answers the first choice, and when the line mode asks which
+amount or which kind (its sentence ends with an example such as "for example 3 1"), it answers with that
+example. Every wait is for a sentence, bounded only so that a broken test ends with words.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from cardtui.identity import Identity
 from tests.waiting import PATIENCE
 
 EXAMPLE = re.compile(r"(\d+ \d+)\.$")
-FIRST = re.compile(r"\d+")
-"""The first number a turn offers: numbers are the actions' own (a card's place, a kind's number), not 1 onwards."""
 """The example an answer needing more ends with ("… for example 3 1.")."""
+FIRST = re.compile(r", (?:\w+ )?(\d+)")
+"""The first choice's number in a turn said with every number ("Quiero, 5; ...", "play, 1 to 3, in this order:
+...", "Bet 2, number 3"): numbers are the actions' own (a card's place, a kind's number), not 1 onwards."""
 
 
 class Heard:
@@ -99,40 +100,44 @@ class Listener:
         assert self.task is not None
         return await asyncio.wait_for(self.task, PATIENCE)
 
-    async def play_until(self, done: Callable[[str], object], turn: str, what: str, answer: str = "") -> int:
-        """Answer every turn (a sentence starting with ``turn``) with ``answer`` (by default the first number the
-        turn offers), and any question for more with its example, until a sentence ``done`` holds for; its
-        index."""
+    async def play_until(self, done: Callable[[str], object], turn: str, what: str, answer: str = "",
+                         full: bool = False, after: int = 0) -> int:
+        """Answer every turn with ``answer`` (by default the first choice's number), and any question for more with
+        its example, until a sentence ``done`` holds for; its index. A turn said at the terse level names its
+        choices by their words (their numbers said once a table): the player presses enter for every number and
+        answers from that; ``full`` (the verbose level), every turn says every number, answered at once. ``after``:
+        the sentences before this one were heard already."""
         heard = self.heard
-        seen = 0
-        brief = brief_turn()
-        drew = drew_turn()
+        seen = after
+        turns = turn_said()
         asked = False
         while True:
             # A hand the bots play on alone (the player folded) may take long: the bound is a hand's, not a move's.
-            n = await heard.until(lambda s: done(s) or s.startswith((turn, *brief)) or drew.fullmatch(s)
+            n = await heard.until(lambda s: done(s) or s.startswith(turns) or drew_turn().fullmatch(s)
                                   or EXAMPLE.search(s), what, seen, seconds=4 * PATIENCE)
             said = heard.said[n]
             seen = n + 1
             if done(said):
                 return n
             example = EXAMPLE.search(said)
-            offered = FIRST.search(said[len(turn):]) if said.startswith(turn) else None
-            if (said.startswith(brief) and not said.startswith(turn)) or drew.fullmatch(said) or (
-                    said.startswith(turn) and not offered and not answer):
-                heard.type("")  # a turn without its numbers ("Your turn.", "Your turn: draw."): enter says them
+            if example and not said.startswith(turns):
+                heard.type(example.group(1))
+                continue
+            if not (full or asked):
+                heard.type("")  # enter: the turn with every choice's number
                 asked = True
                 continue
-            if asked and said.startswith(turn):
+            if asked:
                 self.replies.append(n)
                 asked = False
-            heard.type(example.group(1) if example and not said.startswith(turn) else answer or (
-                offered.group(0) if offered else "1"))
+            offered = FIRST.search(said.split("; ")[0])
+            heard.type(answer or (offered.group(1) if offered else "1"))
 
 
-def brief_turn() -> tuple[str, ...]:
-    """How the terse level's turn without its choices begins, in the reader's language: alone, or with the hand."""
-    return _("Your turn."), _("Your turn, with {cards}.").split("{")[0]
+def turn_said() -> tuple[str, ...]:
+    """How a turn of the player's is said, in the reader's language: with its choices, or with the hand's cards
+    and its choices."""
+    return _("Your turn: {choices}.").split("{")[0], _("Your turn, with {cards}: {choices}.").split("{")[0]
 
 
 def drew_turn() -> re.Pattern[str]:

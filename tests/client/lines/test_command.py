@@ -18,9 +18,9 @@ from tests.client.lines.listener import spawned
 from tests.client.lines.test_by_ear import EYE_ONLY
 
 PATIENCE = 60
-END = r"Hand 2[.:]|\bwins? \d+\."
-"""The first hand's end: its pot's winner ("You win 6.", "bot 2 wins 4."), as terse says it at Cacho (the next hand's
-number is not said), or the second hand's number (verbose)."""
+END = r"Hand 2[.:]|\bwins? \d+[ ;]"
+"""The first hand's end: its pot's result ("You win 6; you 26, …", "bot 2 wins 4 with cacho (33); …"), as terse says
+it at Cacho (the next hand's number is not said), or the second hand's number (verbose)."""
 
 
 def play_a_hand(port: int, home: Path) -> str:
@@ -37,14 +37,14 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([r"Your turn: 1", r"for example (\d+ \d+)\.", END, r"The match is over",
-                                 r"Your turn[.,]"], timeout=4 * PATIENCE)
+            seen = child.expect([r"Your turn: [^\r\n]*?, (?:\w+ )?(\d+)[;.]", r"for example (\d+ \d+)\.", END,
+                                 r"The match is over", r"Your turn[:,]"], timeout=4 * PATIENCE)
             if seen == 4:
-                child.sendline("")  # the turn alone (terse): enter says its choices
+                child.sendline("")  # the turn by its choices' words (terse): enter says every number
                 continue
             if seen >= 2:
                 break
-            child.sendline("1" if seen == 0 else child.match.group(1))
+            child.sendline(child.match.group(1))
         child.sendline("hand")
         if seen == 2:
             child.expect("Fair deal", timeout=PATIENCE)  # the first hand's check, said after its end
@@ -79,3 +79,58 @@ async def test_a_table_is_named_by_its_place_in_the_list_or_by_its_id_even_an_id
     assert room.lobby.table_id("78485025") == "78485025"
     assert room.lobby.table_id("0f0f0f0f") == "0f0f0f0f"
     assert room.lobby.table_id("4") is None and heard.said[-1].startswith("Which table?")
+
+
+def test_the_review_keys_are_one_capital_letter_each_the_same_at_every_game_and_never_an_action() -> None:
+    """T, S and C ask (the turn, the score, the table), a number and a question mark asks for a card; a lower-case
+    letter is an action's key at a game and is never taken as one of them. The players' guide lists the same."""
+    from cardtui.client import gamebook
+    from cardtui.client.lines.commands import COMMANDS, keyed
+
+    keys = {c.key: c.name for c in COMMANDS if c.key}
+    assert keys == {"T": "turn", "S": "score", "C": "table"}
+    for game in gamebook.GAMES.values():
+        assert not set(keys) & set(game.keys.values()), f"{game.name}: a review key is an action's"
+    for key, name in keys.items():
+        said = keyed(key, at_table=True)
+        assert said is not None and said.command is not None and said.command.name == name
+        assert keyed(key.lower(), at_table=True) is None, "lower case is an action's key"
+    card = keyed("3?", at_table=True)
+    assert card is not None and card.command is not None and card.command.name == "card" and card.rest == "3"
+    guide = (Path(__file__).resolve().parents[3] / "docs" / "players.md").read_text(encoding="utf-8")
+    section = guide.split("\n## By ear\n", 1)[1]
+    rows = {line.split("|")[1].strip().strip("`") for line in section.splitlines() if line.startswith("| `")}
+    assert set(keys) | {"3?"} <= rows, rows
+
+
+def test_score_turn_and_a_card_by_its_place_are_one_line_each() -> None:
+    """``score``: every side's total, the player's first; ``card N``: the card a number plays, its place a word
+    where the hand has gaps; never two numbers in a row."""
+    from cardtui.client.lines.reading import runs_of_numbers
+    from cardtui.client.lines.sentences import card_at, hand_words
+    from cardtui.client.shape import score_said
+    from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
+
+    names = ["ana", "bot 2", "caio"]
+    summary = common_pb2.TableSummary(id="t", game="pifpaf", seats=[
+        common_pb2.SeatSummary(seat=n, name=name, taken=True) for n, name in enumerate(names)])
+    view = table_pb2.View(hand=1, seats=summary.seats)
+    view.rummy.seats.extend([rummy_pb2.RummySeat(seat=n, score=s) for n, s in enumerate([18, 25, 17])])
+    view.rummy.cards.extend(["2C", "5H", "KD"])
+    view.rummy.pot = 6
+    from cardtui.client.models import TableModel
+
+    model = TableModel(summary, 2).with_view(view, 1)
+    said = score_said(model)
+    assert said == "You 17, ana 18, bot 2 has 25 (chips). The pot holds 6.", said
+    assert card_at(model, 2) == "Card 2 is 5 of hearts."
+    assert card_at(model, 7).startswith("You hold no card 7")
+    truco = TableModel(common_pb2.TableSummary(id="t", game="truco_argentino", seats=summary.seats), 0)
+    tview = table_pb2.View(hand=1, seats=summary.seats)
+    tview.truco.cards.extend(["1e", "3c"])
+    truco = truco.with_view(tview, 1)
+    slots: list[str | None] = ["1e", None, "3c"]
+    assert card_at(truco, 2, slots) == "Card 2 was played."
+    assert hand_words(truco, slots) == "You hold first: ace of swords; third: 3 of cups."
+    for line in (said, card_at(model, 2), hand_words(truco, slots), hand_words(model)):
+        assert not runs_of_numbers(line), line

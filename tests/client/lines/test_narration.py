@@ -13,6 +13,7 @@ from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines import loop  # noqa: F401  (every game's words)
 from cardtui.client.lines.loop import LineRoom, Seat, Start
 from cardtui.client.lines.narration import SHORT_STANDINGS, Level, Narrator, verdict_said
+from cardtui.client.lines.reading import runs_of_numbers
 from cardtui.client.models import TableModel
 from cardtui.client.words import event_words
 from cardtui.i18n import speaking
@@ -106,6 +107,11 @@ def test_the_fair_deal_check_is_one_short_sentence_whatever_it_found() -> None:
     fair = Verdict(3, cut=True, hand_no=3)
     assert fair.standing is Standing.FAIR
     assert verdict_said(fair, Level.TERSE) == "Fair deal."
+    terse = Narrator(Level.TERSE)
+    assert terse.verdict(fair) == "Fair deal." and terse.verdict(fair) == "", "a fair deal after a fair deal: unsaid"
+    assert terse.verdict(Verdict(5, problems=("x",), cut=True)).startswith("Warning:")
+    assert terse.verdict(fair) == "Fair deal.", "said again once something else was"
+    assert Narrator(Level.VERBOSE).verdict(fair) == Narrator(Level.VERBOSE).verdict(fair) != "", "verbose: each"
     assert verdict_said(fair, Level.VERBOSE).startswith("Hand 3 (table deal 3): fair deal")
     broken = Verdict(4, problems=("the revealed server seed does not match the commitment",), cut=True)
     short = verdict_said(broken, Level.TERSE)
@@ -143,26 +149,31 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
     await verbose.heard.until(lambda s: s.startswith("1: "), "the table listed")
     verbose.heard.type("sit 1")
     await verbose.heard.until(lambda s: s.startswith("You sit at"), "a seat")
-    done = lambda s: bool(re.match(r"(Hand 2[.:]|Mão 2|The match is over)", s))  # noqa: E731
     import asyncio
 
-    ends = await asyncio.gather(terse.play_until(done, "Your turn:", "the next hand"),
-                                verbose.play_until(done, "Your turn:", "the next hand"))
+    firsts = await asyncio.gather(*(p.heard.until(lambda s: s.startswith(("New hand", "Hand 1")), "the first hand")
+                                    for p in (terse, verbose)))
+    ends = await asyncio.gather(
+        terse.play_until(lambda s: bool(re.match(r"(New hand|The match is over)", s)), "Your turn:", "the next hand",
+                         after=firsts[0] + 1),
+        verbose.play_until(lambda s: bool(re.match(r"(Hand 2[.:]|The match is over)", s)), "Your turn:",
+                           "the next hand", full=True, after=firsts[1] + 1))
     terse.heard.type("deal")
     n = await terse.heard.until(lambda s: "fair deal (" in s or "checks out" in s or "not checked" in s,
                                 "the check whole")
     assert await terse.stop() == 0 and await verbose.stop() == 0
     def told(p: Listener, end: int) -> list[str]:
         """The hand as told: from its start, without what the player asked for (a turn's choices, by enter)."""
-        start = next(i for i, s in enumerate(p.heard.said) if s.startswith("Hand 1"))
+        start = next(i for i, s in enumerate(p.heard.said) if s.startswith(("New hand", "Hand 1")))
         return [s for i, s in enumerate(p.heard.said[:end]) if i >= start and i not in p.replies]
 
     short, long = (told(p, end) for p, end in zip((terse, verbose), ends, strict=True))
     assert "Fair deal." in short and not any(s.startswith("Fair deal.") for s in long), "one short sentence"
     assert any("fair deal (" in s for s in long), "verbose says the check whole"
     assert "fair deal (" in terse.heard.said[n], "the deal command says the check whole"
-    assert not any(s == "Your turn: 15 Pass." for s in short), "a window she can only let go is not a turn"
-    assert any(s.startswith("Your turn: 15 Pass") for s in long), "verbose says the windows, as before"
+    assert not any(s.startswith("Your turn: Pass") and "," not in s for s in short), \
+        "a window she can only let go is not a turn"
+    assert any(s.startswith("Your turn: Pass, 15") for s in long), "verbose says the windows, as before"
     assert any(re.match(r"[^;]+, [^;]+ \w+; ", s) for s in short), "the others' discards, one line a round"
     assert not any(re.search(r"\b(ace|[2-9]|10|jack|queen|king) of ", s) for s in short), "cards named short"
     assert any(re.search(r"\b(ace|[2-9]|10|jack|queen|king) of ", s) for s in long), "verbose names them whole"
@@ -171,8 +182,10 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
 
 def test_a_refusal_of_ones_own_is_said_with_its_points_and_a_round_with_all_of_its() -> None:
     """Refusing a call gives the others points: a result, said at the terse level though the player chose it;
-    and a round's end says the round's whole points (the envido's with the truco's), as verbose does."""
+    and a round's end says who takes what with the score it leaves (the envido's points were said as they came;
+    verbose says the round's whole points and why as well)."""
     m = model("truco_argentino")
+    m.view.truco.scores.extend([0, 5])  # type: ignore[union-attr]
     terse = Narrator(Level.TERSE)
     terse.acted = True
     refused = table_pb2.Event(seq=1, truco=truco_pb2.TrucoEvent(answered=truco_pb2.TrucoAnswered(
@@ -183,18 +196,18 @@ def test_a_refusal_of_ones_own_is_said_with_its_points_and_a_round_with_all_of_i
         seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=True, points=2)))
     assert told(terse, m, accepted) == [], "an acceptance only repeats her choice"
     ended = table_pb2.Event(seq=3, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
-        round=1, team=1, points=1, totals=[0, 5])))
+        round=1, team=1, points=1, totals=[0, 5], reason=truco_pb2.TRUCO_REASON_REFUSED)))
     assert told(terse, m, ended) == [], "said once the message's view is in, with the score"
-    assert terse.after_view(m) == ["They take 1. This round: us +0, them +5."], "no score in the view: as before"
-    alone = table_pb2.Event(seq=4, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
-        round=2, team=1, points=1, totals=[0, 1])))
-    told(terse, m, alone)
-    assert terse.after_view(m) == ["They take 1."], "the stake says it all"
+    assert terse.after_view(m) == ["They take 1; we 0, they 5."]
+    verbose = Narrator(Level.VERBOSE)
+    assert told(verbose, m, ended) == []
+    assert verbose.after_view(m) == ["They take 1, the call was refused (This round: us +0, them +5); we 0, they 5."]
 
 
 def test_a_truco_round_is_said_with_the_score_it_leaves_tersely() -> None:
-    """The score, said as it changes: after who takes the round, "we 3, they 7" (a spectator hears the teams);
-    the round's points each side took are in the score (an envido's were said as it was won)."""
+    """The score, said as it changes: after who takes the round, "we 3, they 7" (a spectator hears the teams, each
+    with "has": "team 1 3" is heard as two numbers run together); the round's points each side took are in the
+    score (an envido's were said as it was won)."""
     m = model("truco_argentino")
     m.view.truco.scores.extend([3, 7])  # type: ignore[union-attr]
     ended = truco(1, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 5]))
@@ -206,8 +219,7 @@ def test_a_truco_round_is_said_with_the_score_it_leaves_tersely() -> None:
     assert terse.after_view(m) == ["We take 2; we 3, they 7."]
     watching = TableModel(m.summary, None).with_view(m.view, 1)  # type: ignore[arg-type]
     told(terse, watching, ended)
-    assert terse.after_view(watching) == ["Team 2 takes 1; team 1 3, team 2 7."]
-    assert told(Narrator(Level.VERBOSE), m, ended)[0].startswith("They take the round for 1 point"), "as before"
+    assert terse.after_view(watching) == ["Team 2 takes 1; team 1 has 3, team 2 has 7."]
     for lang in ("pt_BR", "es"):
         with speaking(lang):
             told(terse, m, ended)
@@ -236,7 +248,7 @@ def test_an_envido_is_accepted_without_its_stake_and_won_by_a_side() -> None:
     terse = Narrator(Level.TERSE)
     accepted = truco(1, answered=truco_pb2.TrucoAnswered(seat=1, team=1, bet=truco_pb2.TRUCO_BET_ENVIDO,
                                                          accepted=True, points=7))
-    assert told(terse, m, accepted) == ["bia: Quiero."]
+    assert told(terse, m, accepted) == [], "the envido's points, called next, say it"
     assert "7" in told(Narrator(Level.VERBOSE), m, accepted)[0], "verbose says the stake"
     ours = truco(2, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=2, team=0, envido=25, points=7))
     theirs = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=1, team=1, envido=31, points=3))
@@ -245,14 +257,30 @@ def test_an_envido_is_accepted_without_its_stake_and_won_by_a_side() -> None:
     assert told(Narrator(Level.VERBOSE), m, ours) == ["caio wins the envido with 25: us +7."]
 
 
+def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it() -> None:
+    """A real envido alone is for 3, as every player knows: its first call is the word alone; a call raised on it
+    says the sum the bet stands at, and a falta envido what the score makes it worth."""
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+
+    def called(seq: int, seat: int, word: int, value: int) -> table_pb2.Event:
+        return truco(seq, called=truco_pb2.TrucoCalled(seat=seat, team=seat % 2, bet=truco_pb2.TRUCO_BET_ENVIDO,
+                                                       call=word, value=value, refused=1))
+
+    assert told(terse, m, called(1, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == ["bia: ¡Real envido!"]
+    assert told(terse, m, called(2, 2, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 6)) == ["caio: ¡Real envido!, for 6."]
+    first = Narrator(Level.TERSE)
+    assert told(first, m, called(3, 1, truco_pb2.TRUCO_WORD_FALTA_ENVIDO, 22)) == ["bia: ¡Falta envido!, for 22."]
+
+
 def truco(seq: int, **body: object) -> table_pb2.Event:
     return table_pb2.Event(seq=seq, truco=truco_pb2.TrucoEvent(**body))  # type: ignore[arg-type]
 
 
 def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> None:
-    """A truco hand's cards, and the signals seen, help the player's decisions only: the terse level says them as
-    the player's turn begins (a hand the others end first leaves them unsaid, kept for ``last``); verbose says
-    them as they come."""
+    """A truco hand's cards, and the partner's signals, help the player's decisions only: the terse level says them
+    as the player's turn begins (a hand the others end first leaves them unsaid, kept for ``last``, as an opponent's
+    signal the player caught is); verbose says them as they come."""
     m = model("truco_argentino")
     m.view.truco.cards.extend(["1e", "7o", "3c"])  # type: ignore[union-attr]
     terse = Narrator(Level.TERSE)
@@ -261,7 +289,7 @@ def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> 
     signal = truco(2, signalled=truco_pb2.TrucoSignalled(seat=2, signal=common_pb2.SIGNAL_WINK))
     caught = truco(3, signalled=truco_pb2.TrucoSignalled(seat=1, signal=common_pb2.SIGNAL_WINK))
     assert told(terse, m, signal) == [] and told(terse, m, caught) == []
-    assert terse.turn_begins() == ["caio signals ace clubs.", "bia signals ace clubs."]
+    assert terse.turn_begins() == ["caio signals ace clubs."], "the partner's signal; an opponent's caught, in last"
     assert terse.hand_unheard(m, []) == "ace swords, 7 coins and 3 cups"
     assert terse.hand_unheard(m, []) == "", "said once"
     verbose = Narrator(Level.VERBOSE)
@@ -281,11 +309,19 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     assert "6" in told(Narrator(Level.VERBOSE), m, call)[0], "verbose says it"
     accepted = truco(2, answered=truco_pb2.TrucoAnswered(seat=2, team=0, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                          accepted=True, points=6))
-    assert told(terse, m, accepted) == ["caio: Aceito."]
+    assert told(terse, m, accepted) == [], "the play going on says it"
+    assert told(Narrator(Level.VERBOSE), m, accepted)[0].startswith("caio: Aceito")
     ours = truco(3, trick_ended=truco_pb2.TrucoTrickEnded(trick=1, winner=2, team=0))
     theirs = truco(4, trick_ended=truco_pb2.TrucoTrickEnded(trick=2, winner=1, team=1))
     tied = truco(5, trick_ended=truco_pb2.TrucoTrickEnded(trick=3))
-    assert [told(terse, m, e) for e in (ours, theirs, tied)] == [["Our trick."], ["Their trick."], ["Trick tied."]]
+    assert [told(terse, m, e) + terse.after_view(m) for e in (ours, theirs, tied)] == [
+        ["Our trick."], ["Their trick."], ["Trick tied."]], "said once the message's view is in"
+    told(terse, m, truco(7, played=truco_pb2.TrucoPlayed(seat=1, card="1e")))
+    told(terse, m, theirs)
+    told(terse, m, truco(8, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1])))
+    told(terse, m, table_pb2.Event(seq=9, match_ended=table_pb2.MatchEnded(team=1)))
+    assert terse.after_view(m) == ["bia, ace swords.", "They take 1.", "They win the match."], \
+        "the last trick's cards first; the round's end says who took the trick"
     terse.acted = True
     ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
                                                     points=3))
@@ -325,10 +361,10 @@ def cacho_model(status: int = cacho_pb2.CACHO_SEAT_STATUS_IN) -> TableModel:
     return m.with_view(view, 1)
 
 
-def test_a_cacho_showdown_says_each_hand_by_its_worth_and_the_pot_tersely() -> None:
-    """The player's own cards were heard as they came, and what decides the pot is what each hand is worth: the
-    terse level says each show by its worth (the cards are in ``last``, and verbose says them), and the pot's
-    winner without how ("You win 6.")."""
+def test_a_cacho_showdown_is_said_by_the_pots_result_with_the_winning_hand_and_every_total() -> None:
+    """What decides the pot is the winner's hand: the terse level says the pot's result with it ("bia wins 6 with
+    two of a suit (28)") and every seat's chips, the player's first, once the view after it is in; the shows
+    themselves are in ``last``, and verbose says each with its cards."""
     m = cacho_model()
     strength = cacho_pb2.CachoStrength(category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28)
 
@@ -337,18 +373,26 @@ def test_a_cacho_showdown_says_each_hand_by_its_worth_and_the_pot_tersely() -> N
             seat=seat, cards=["3C", "5S", "3S"], strength=strength)))
 
     terse = Narrator(Level.TERSE)
-    mine = told(terse, m, showed(0))
-    assert len(mine) == 1 and mine[0].startswith("You show ") and "28" in mine[0] and "spades" not in mine[0], mine
-    assert told(terse, m, showed(1)) == ["bia shows two of a suit (28)."]
+    assert told(terse, m, showed(0)) == [] and told(terse, m, showed(1)) == []
     assert "5 of spades" in told(Narrator(Level.VERBOSE), m, showed(1))[0], "verbose says every card"
 
     def won(seat: int, showdown: bool) -> table_pb2.Event:
         return table_pb2.Event(seq=9, cacho=cacho_pb2.CachoEvent(pot_won=cacho_pb2.CachoPotWon(
             seat=seat, chips=6, showdown=showdown)))
 
-    assert told(terse, m, won(0, True)) == ["You win 6."]
-    assert told(terse, m, won(2, False)) == ["caio wins 6."]
-    assert told(Narrator(Level.VERBOSE), m, won(2, False)) == ["caio wins 6 unseen."], "as before"
+    after = m.view
+    assert after is not None
+    after.cacho.result.winner = 1
+    after.cacho.result.showdown.extend([cacho_pb2.CachoShowing(seat=1, cards=["3C", "5S", "3S"], strength=strength)])
+    for s in after.cacho.seats:
+        s.chips = {0: 18, 1: 24, 2: 19, 3: 19}[s.seat]
+    assert told(terse, m, won(1, True)) == []
+    assert terse.after_view(m) == ["bia wins 6 with two of a suit (28); you 18, bia 24, caio 19, dan 19."]
+    told(terse, m, won(2, False))
+    assert terse.after_view(m) == ["caio wins 6; you 18, bia 24, caio 19, dan 19."], "everyone else out: just heard"
+    verbose = Narrator(Level.VERBOSE)
+    told(verbose, m, won(2, False))
+    assert verbose.after_view(m) == ["caio wins 6, uncontested; you 18, bia 24, caio 19, dan 19."]
 
 
 def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand() -> None:
@@ -375,12 +419,14 @@ def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand()
             category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28))))
     assert told(Narrator(Level.TERSE), out, shown) == [], "nor their shows"
     won = table_pb2.Event(seq=8, cacho=cacho_pb2.CachoEvent(pot_won=cacho_pb2.CachoPotWon(seat=1, chips=4)))
-    assert told(Narrator(Level.TERSE), out, won) == ["bia wins 4."], "the pot's winner is said"
+    after = Narrator(Level.TERSE)
+    assert told(after, out, won) == []
+    assert after.after_view(out) == ["bia wins 4; you 20, bia 20, caio 20, dan 20."], "the pot's result is said"
 
 
 def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
-    """A card dealt to the player in round 2 or 3 is said with the turn it is for ("Your turn, with 4 diamonds."),
-    after the others' bets; once; verbose says it as it comes."""
+    """A card dealt to the player in round 2 or 3 is said with the turn it is for ("Your turn, with 4 diamonds:
+    ..."), after the others' bets; once; verbose says it as it comes."""
     m = cacho_model()
     view = m.view
     assert view is not None
@@ -390,19 +436,19 @@ def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     heard = Heard()
     room = LineRoom(Start("127.0.0.1:1", "ana", own_config=False), heard)
     at = Seat("token", m.with_view(view, 2))
-    at.told_choices = True
     dealt = table_pb2.Event(seq=1, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["4D"]))
     assert told(at.narrator, at.model, dealt) == []
     assert told(Narrator(Level.VERBOSE), at.model, dealt) == ["You receive 4 of diamonds."]
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn, with 4 diamonds."
+    assert heard.said[-1] == "Your turn, with 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn.", "said once"
+    assert heard.said[-1] == "Your turn: Pass, Bet 2.", "the card said once, the numbers known"
 
 
 def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_all() -> None:
     """A new Cacho hand says nothing as it is dealt (the last pot's winner was just said): its first card is said
-    with the player's turn, after the bets before it; verbose says the hand's number and the card as they come."""
+    with the player's turn, after the bets before it; verbose says the hand's number and the card as they come. A
+    redeal says why."""
     m = cacho_model()
     view = m.view
     assert view is not None
@@ -414,7 +460,7 @@ def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_a
     heard = Heard()
     room = LineRoom(Start("127.0.0.1:1", "ana", own_config=False), heard)
     at = Seat("token", m.with_view(view, 2))
-    at.told_choices = True
+    at.numbered |= {"pass", "bet"}
     started = table_pb2.Event(seq=1, hand_started=table_pb2.HandStarted(hand=3))
     dealt = table_pb2.Event(seq=2, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["4S"]))
     bet = table_pb2.Event(seq=3, acted=table_pb2.Acted(seat=1, action=common_pb2.Action(
@@ -424,11 +470,11 @@ def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_a
     assert told(at.narrator, at.model, bet) == []
     assert at.narrator.turn_begins() == ["bia bets 1."]
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn, with 4 spades."
+    assert heard.said[-1] == "Your turn, with 4 spades: Pass, Bet 1."
     verbose = Narrator(Level.VERBOSE)
     redealt = table_pb2.Event(seq=4, cacho=cacho_pb2.CachoEvent(redealt=cacho_pb2.CachoRedealt()))
-    assert told(at.narrator, at.model, redealt) == ["Dealt again."]
-    assert told(verbose, at.model, redealt) == ["Everyone passed: the cards are dealt again."]
+    assert told(at.narrator, at.model, redealt) == ["Dealt again: everyone passed."]
+    assert told(verbose, at.model, redealt) == ["Dealt again: everyone passed."], "the one shape at both levels"
     assert told(verbose, at.model, started) + told(verbose, at.model, dealt) == ["Hand 3: ana deals.",
                                                                                   "You receive 4 of spades."]
 
@@ -450,22 +496,49 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
     assert told(at.narrator, at.model, drawn) == []
     assert at.narrator.after_view(at.model) == [], "said with the turn"
     room._say_turn(at)
-    assert heard.said[-1] == "You draw 9 diamonds, number 3; discard."
+    assert heard.said[-1] == "You draw 9 diamonds, number 3; discard 1 to 11."
     room._say_turn(at)
-    assert heard.said[-1] == "Your turn: discard.", "the card said once"
+    assert heard.said[-1] == "Your turn: discard.", "the card said once, the numbers known"
     verbose = Narrator(Level.VERBOSE)
     assert told(verbose, at.model, drawn) == ["You draw 9 of diamonds from the stock."]
 
 
-def test_a_hand_played_for_points_ends_with_who_lost_what_said_together() -> None:
-    """Terse, at Cacheta: the seats that lost the same said together, the player as "you", the unit left out;
-    verbose as the log says it."""
+def test_a_hand_played_for_points_ends_with_who_won_it_and_every_seats_points() -> None:
+    """At Cacheta the hand's result is who won it (the knock was just said) and every seat's points, the player's
+    first, then the others in the order of play; at either level, and to whichever seat."""
     m = model("cacheta")
+    assert m.view is not None
+    m.view.rummy.seats.extend([rummy_pb2.RummySeat(seat=n, score=p) for n, p in enumerate([9, 9, 8, 10])])
     ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[-1, -1, -2, 0]))
-    assert told(Narrator(Level.TERSE), m, ended) == ["dan wins the hand: you and bia -1, caio -2."]
-    assert told(Narrator(Level.VERBOSE), m, ended) == ["dan wins the hand: ana -1, bia -1, caio -2 points."]
-    assert told(Narrator(Level.TERSE), model("cacheta", seat=3), ended) == [
-        "You win the hand: ana and bia -1, caio -2."]
+    for level in Level:
+        narrator = Narrator(level)
+        assert told(narrator, m, ended) == []
+        assert narrator.after_view(m) == ["dan wins the hand; you 9, bia 9, caio 8, dan 10."]
+    dan = model("cacheta", seat=3).with_view(m.view, 2)
+    narrator = Narrator(Level.TERSE)
+    told(narrator, dan, ended)
+    assert narrator.after_view(dan) == ["You win the hand; you 10, ana 9, bia 9, caio 8."]
+
+
+def test_a_seat_whose_name_ends_in_a_number_is_said_with_a_word_before_its_total() -> None:
+    """"bot 2 20" is heard as two numbers run together: a name that ends in a number takes "has"; a bot's card, a
+    word before it."""
+    m = model("cacheta")
+    assert m.view is not None
+    m.summary.seats[1].name = "bot 2"
+    m.view.seats[1].name = "bot 2"
+    m = TableModel(m.summary, 0).with_view(m.view, 1)
+    assert m.view is not None
+    m.view.rummy.seats.extend([rummy_pb2.RummySeat(seat=n, score=p) for n, p in enumerate([9, 7, 8, 10])])
+    ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[-1, -1, -2, 0]))
+    narrator = Narrator(Level.TERSE)
+    told(narrator, m, ended)
+    said = narrator.after_view(m)
+    assert said == ["dan wins the hand; you 9, bot 2 has 7, caio 8, dan 10."]
+    assert not runs_of_numbers(said[0])
+    told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="9C")))
+    told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=2, card="9D")))
+    assert narrator.turn_begins() == ["bot 2 discards 9 clubs; caio, 9 diamonds."]
 
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
@@ -517,30 +590,165 @@ def truco_turn(legal: list[common_pb2.Action], game: str = "truco_paulista") -> 
     return room, at, heard
 
 
-def test_the_terse_truco_turn_is_said_alone_its_choices_at_the_first_turn_and_on_enter() -> None:
+def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_word_after() -> None:
+    """At a truco turn the hand's cards (the first turn of a hand) and the choices, each a word before its number
+    the first time it is offered at the table, its word alone after; never two numbers in a row; enter says every
+    choice with its number."""
     play = [common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[c]) for c in ("4C", "7H", "AS")]
     truco_call = common_pb2.Action(type=common_pb2.ACTION_TYPE_TRUCO)
     room, at, heard = truco_turn([*play, truco_call])
     room._say_turn(at, with_hand=True)
     first = heard.said[-1]
-    assert first.startswith("Your turn, with 4 clubs, 7 hearts and ace spades. Choices: play 1 to 3; 7 ")
-    assert first.endswith("At the next turns, press enter to hear them."), first
+    assert first == "Your turn, with 4 clubs, 7 hearts and ace spades: play 1 to 3, Truco! 7.", first
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn.", "the numbers never move: the menu is not read each turn"
+    assert heard.said[-1] == "Your turn: play, Truco!", "the numbers never move: said once"
     room._say_turn(at, again=True)  # enter
-    assert heard.said[-1].startswith("Your turn: 1 to 3, play in this order: 4 of clubs"), heard.said[-1]
+    assert heard.said[-1].startswith("Your turn: play, 1 to 3, in this order: 4 of clubs"), heard.said[-1]
+    assert heard.said[-1].endswith("Truco!, 7."), heard.said[-1]
+    assert not any(runs_of_numbers(s) for s in heard.said), heard.said
     at.narrator.level = Level.VERBOSE
     room._say_turn(at, with_hand=True)
-    assert heard.said[-2].startswith("You hold ") and heard.said[-1].startswith("Your turn: 1 to 3"), \
-        "verbose says the hand and the menu at every turn, as before"
+    assert heard.said[-2].startswith("You hold ") and heard.said[-1].startswith("Your turn: play, 1 to 3"), \
+        "verbose says the hand and the menu at every turn"
 
 
 def test_the_maos_choice_of_the_cards_is_said_with_its_choices_and_the_cards() -> None:
     choice = [common_pb2.Action(type=t) for t in (common_pb2.ACTION_TYPE_KEEP, common_pb2.ACTION_TYPE_PASS_CARDS,
                                                   common_pb2.ACTION_TYPE_REJECT)]
     room, at, heard = truco_turn(choice)
-    at.told_choices = True
     room._say_turn(at, with_hand=True)
     said = heard.said[-1]
-    assert said.startswith("Your turn: 10 ") and "12 Reject" in said, said
-    assert said.endswith("You hold 4 clubs, 7 hearts and ace spades."), said
+    assert said == "Your turn, with 4 clubs, 7 hearts and ace spades: Fico (keep) 10, Pass on 11, Reject 12.", said
+
+
+def test_every_hands_totals_add_up_to_the_chips_on_the_table() -> None:
+    """The totals a hand's result says are the chips each seat holds once it is over (its bets and the pot paid
+    out, not counted twice): over random hands of Cacho and Pif Paf on the real engines, as the wire carries each
+    seat's view, they add up to the chips the table began with."""
+    import random
+
+    from cardtui.client.shape import FAMILIES, family_of
+    from cardtui.engine.games import GAMES
+    from cardtui.server.base import wire
+
+    for game in ("cacho", "pifpaf"):
+        rules = GAMES[game]
+        rng = random.Random(91)
+        seats = rules.seat_infos([f"p{i}" for i in range(3)])
+        match, _ = rules.open({}, seats, rng.getrandbits(63))
+        summary = common_pb2.TableSummary(id="t", game=game, seats=[
+            common_pb2.SeatSummary(seat=n, name=f"p{n}", taken=True) for n in range(3)])
+        first = None
+        ended = 0
+        for _step in range(3000):
+            if match.hand_over():
+                view = wire.view_message(match.view(0), [], 0)
+                model = TableModel(summary, 0).with_view(view, 1)
+                family = family_of(model)
+                assert family is not None and family in FAMILIES.values()
+                total = sum(side.total for side in family.sides(model))
+                first = total if first is None else first
+                assert total == first, f"{game}: the totals say {total} chips, the table began with {first}"
+                ended += 1
+                if match.match_over() or ended >= 12:
+                    break
+                match.next_hand(rng.getrandbits(63))
+                continue
+            seat = rng.choice(match.to_act())
+            legal = match.legal_actions(seat)
+            ending = [a for a in legal if a.type in ("fold", "knock")]  # hands that end soon
+            match.apply(seat, rng.choice(ending if ending and rng.random() < 0.5 else legal))
+        assert ended >= 2, f"{game}: {ended} hands"
+
+
+def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() -> None:
+    """The seats play a trick in the table's order: the cards played one after another are said with the first's
+    name and the rest by their cards ("bia, ace swords, then 4 cups, jack coins"), a word between any two numbers;
+    another's "Son buenas" goes unsaid (the envido's winner, said next, says whose points stood), one's own is
+    not the others'."""
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+    plays = [truco(n, played=truco_pb2.TrucoPlayed(seat=n, card=c)) for n, c in ((1, "1e"), (2, "4c"), (3, "10o"))]
+    assert all(told(terse, m, e) == [] for e in plays)
+    assert terse.turn_begins() == ["bia, ace swords, then 4 cups, jack coins."]
+    m.summary.seats[1].name = "bot 2"
+    m.view.seats[1].name = "bot 2"  # type: ignore[union-attr]
+    m = TableModel(m.summary, 0).with_view(m.view, 1)  # type: ignore[arg-type]
+    for e in (truco(1, played=truco_pb2.TrucoPlayed(seat=1, card="7o")), plays[1]):
+        told(terse, m, e)
+    said = terse.turn_begins()
+    assert said == ["bot 2 plays 7 coins, then 4 cups."] and not runs_of_numbers(said[0]), said
+    buenas = truco(4, argentino_son_buenas=truco_pb2.ArgentinoSonBuenas(seat=3,
+                                                                        bet=truco_pb2.TRUCO_BET_ENVIDO))
+    assert told(terse, m, buenas) == [], "the envido's winner follows"
+    assert told(Narrator(Level.VERBOSE), m, buenas) == ["dan: Son buenas."]
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            for e in plays:
+                told(terse, m, e)
+            said = terse.turn_begins()
+            assert len(said) == 1 and said[0].count("bot 2") == 1 and "bia" not in said[0], said
+
+
+def chinchon_model(seat: int = 0) -> TableModel:
+    """A Chinchón table (its count's scoring) after a close by dan: his seven all melded; the points before it
+    against a target of 100."""
+    m = model("chinchon", seat)
+    view = m.view
+    assert view is not None
+    view.rummy.table.scoring = rummy_pb2.RUMMY_SCORING_DEADWOOD
+    view.rummy.table.target = 100
+    view.rummy.seats.extend([rummy_pb2.RummySeat(seat=n, score=p, status=rummy_pb2.RUMMY_SEAT_STATUS_IN)
+                             for n, p in enumerate([30, 0, 44, 5])])
+    return m
+
+
+def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:
+    """The view after dan's close is counted: minus ten for him, the others' cards outside melds for them."""
+    view = table_pb2.View()
+    view.CopyFrom(model.view)
+    result = view.rummy.result
+    result.chinchon = chinchon
+    result.counts.extend([rummy_pb2.RummyCount(seat=3, points=-10),
+                          rummy_pb2.RummyCount(seat=0, loose=["5c", "12b"], points=17),
+                          rummy_pb2.RummyCount(seat=1, loose=["1o"], points=1),
+                          rummy_pb2.RummyCount(seat=2, loose=["4e"], points=4)])
+    for s, d in zip(view.rummy.seats, (17, 1, 4, -10), strict=True):
+        s.score += d
+    return TableModel(model.summary, model.seat).with_view(view, 2)
+
+
+def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the_points_left() -> None:
+    """A Chinchón hand ends in a close and a count, not a knock: the close with the card laid face down; the count
+    with the result, once the view after it holds the points (what each seat's cards outside melds add, the closer's
+    minus ten with all seven melded), then every seat's points, the player's first with what they may still take
+    before the target puts them out; a chinchón said as such. In every language, with no two numbers in a row."""
+    m = chinchon_model()
+    close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["1c", "2c", "3c"])],
+                                                 discard="7e"))
+    terse = Narrator(Level.TERSE)
+    assert told(terse, m, close) == ["dan closes with 7 swords face down."]
+    counted = rummy(chinchon_counted=rummy_pb2.ChinchonCounted(counts=[rummy_pb2.RummyCount(seat=3, points=-10)]))
+    assert told(terse, m, counted) == [], "said with the hand's result"
+    ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[17, 1, 4, -10]))
+    after = chinchon_counted(m)
+    assert told(terse, after, ended) == []
+    assert terse.after_view(after) == ["dan minus ten, you +17, bia +1, caio +4; you 47, with 53 left, bia 1, "
+                                       "caio 48, dan -5."]
+    mine = chinchon_counted(chinchon_model(seat=3), chinchon=True)
+    told(terse, mine, ended)
+    assert terse.after_view(mine) == ["Chinchón! you minus ten, ana +17, bia +1, caio +4; you -5, with 105 left, "
+                                      "ana 47, bia 1, caio 48."]
+    assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close with 7 swords face down."]
+    stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
+        type=common_pb2.ACTION_TYPE_PASS)))
+    assert told(Narrator(Level.TERSE), after, stay) == ["caio stays out."], "past the target: not a claim let go"
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            narrator = Narrator(Level.TERSE)
+            said = told(narrator, m, close) + told(narrator, after, counted) + told(narrator, after, ended)
+            said += narrator.after_view(after)
+            assert len(said) == 2, said
+            assert "7" in said[0] and "bate" not in said[0], said
+            assert "47" in said[1] and "53" in said[1] and "10" not in said[1], "minus ten in words"
+            assert not any(runs_of_numbers(s) for s in said), said

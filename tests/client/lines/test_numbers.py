@@ -24,11 +24,15 @@ from cardtui.client.lines.actions import (
     choices,
     dealt_slots,
     first_kind,
+    held,
+    keyed_menu,
     kind_of,
     menu,
     pick,
     terse_menu,
+    told,
 )
+from cardtui.client.lines.reading import runs_of_numbers
 from cardtui.client.models import TableModel, action_name
 from cardtui.engine.games import GAMES
 from cardtui.server.base import wire
@@ -86,6 +90,10 @@ def numbered_play(game: str, seed: int, steps: int = 160) -> int:
             if not c.amounts and not c.kinds:
                 picked = pick(offered, str(c.number))
                 assert picked is not None and picked.action == first, "its number answers it"
+        hand = held(model, slots.get(seat, []))
+        for said in (menu(offered), terse_menu(offered, hand), terse_menu(offered, hand, frozenset(told(offered))),
+                     keyed_menu(offered)):
+            assert not runs_of_numbers(said), f"{game}: two numbers in a row in {said!r}"
         checked += 1
         match.apply(seat, rng.choice(legal))
     return checked
@@ -112,40 +120,58 @@ def test_a_rummy_discard_answers_to_either_place_of_a_card_held_twice() -> None:
         picked = pick(offered, answer)
         assert picked is not None and picked.action is not None and list(picked.action.cards) == ["7H"]
     refused = pick(offered, "4")
-    assert refused is not None and refused.action is None and "1 to 3" in refused.problem
+    assert refused is not None and refused.action is None and "enter" in refused.problem
 
 
 def test_the_terse_turn_says_discard_alone_where_a_long_hand_may_lose_any_and_the_cards_that_may_not_go() -> None:
-    """"Discard" is shorter to hear than "discard 1 to 10"; a card that may not go (the one just taken from the
-    pile) is named by its number ("discard any but 1"), and where more may not go the numbers that may are said."""
+    """"Discard" is shorter to hear than "discard 1 to 10" once the numbers were said; a card that may not go (the
+    one just taken from the pile) is named, not numbered ("discard any but 2 hearts": a number after "but" was heard
+    as protecting a card held twice, which either of its numbers discards)."""
     view = wire.view_message(None)
     view.ClearField("waiting")
     hand = ["2H", "3H", "4H", "5H", "9C", "KD"]
     view.rummy.cards.extend(hand)
     view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DISCARD, cards=[c]) for c in hand])
-    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
-    assert terse_menu(choices(model), 6) == "discard"
+
+    def said(known: frozenset[str] = frozenset({"discard"})) -> str:
+        model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+        return terse_menu(choices(model), hand, known)
+
+    assert said(frozenset()) == "discard 1 to 6", "the first time, with its numbers"
+    assert said() == "discard"
     del view.legal[0]
-    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
-    assert terse_menu(choices(model), 6) == "discard any but 1"
+    assert said() == "discard any but 2 hearts"
     del view.legal[-1]
-    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
-    assert terse_menu(choices(model), 6) == "discard any but 1, 6", "the last card too: the hand's size says it"
+    assert said() == "discard any but 2 hearts and king diamonds", "the last card too"
     del view.legal[0]
+    assert said(frozenset()) == "discard 3 to 5" and said() == "discard"
+
+
+def test_a_card_held_twice_is_not_said_as_one_that_may_not_go() -> None:
+    """Two decks: the card taken from the pile may not go, its twin (the same card, another place) goes as either
+    number; the terse turn names the one card that may not, and never numbers a place either answers to."""
+    view = wire.view_message(None)
+    view.ClearField("waiting")
+    hand = ["3C", "5H", "6H", "7H", "8S", "9S", "10S", "5H", "QD", "KD"]
+    view.rummy.cards.extend(hand)
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DISCARD, cards=[c])
+                       for c in dict.fromkeys(hand) if c != "3C"])
     model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
-    assert terse_menu(choices(model), 6) == "discard 3 to 5"
+    assert terse_menu(choices(model), hand, frozenset({"discard"})) == "discard any but 3 clubs"
 
 
 def test_the_terse_turn_says_draw_where_both_the_stock_and_the_pile_may_be_drawn_from() -> None:
-    """Their numbers never move (11 and 12 at Pif Paf): "draw" is shorter to hear; a knock on offer too is said."""
+    """Their numbers never move (11 and 12 at Pif Paf): said the first time, "draw" after; the whole menu, on
+    enter, names them with their numbers."""
     view = wire.view_message(None)
     view.ClearField("waiting")
     view.rummy.cards.extend(["2H", "3H", "4H"])
     view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_STOCK),
                        common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_PILE)])
     model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
-    assert terse_menu(choices(model)) == "draw"
-    assert menu(choices(model)) == "11 Stock, 12 Pile", "the whole menu, on enter, names them"
+    assert terse_menu(choices(model)) == "stock 11 or pile 12"
+    assert terse_menu(choices(model), known=frozenset({"draw:stock", "draw:pile"})) == "draw"
+    assert menu(choices(model)) == "Stock, 11; Pile, 12", "the whole menu, on enter, names them"
     del view.legal[1]
     model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
-    assert terse_menu(choices(model)) == "11 Stock"
+    assert terse_menu(choices(model)) == "Stock 11"

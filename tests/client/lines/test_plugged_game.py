@@ -62,10 +62,10 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([r"Your turn: (\d+)", r"for example (\d+ \d+)\.", END, r"The match is over",
-                                 r"Your turn[.,]"], timeout=4 * PATIENCE)
+            seen = child.expect([r"Your turn: [^\r\n]*?, (?:\w+ )?(\d+)[;.]", r"for example (\d+ \d+)\.", END,
+                                 r"The match is over", r"Your turn[:,]"], timeout=4 * PATIENCE)
             if seen == 4:
-                child.sendline("")  # the turn alone (terse): enter says its choices
+                child.sendline("")  # the turn by its choices' words (terse): enter says every number
                 continue
             if seen >= 2:
                 break

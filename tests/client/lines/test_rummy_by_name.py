@@ -20,7 +20,7 @@ from tests.client.lines.test_by_ear import EYE_ONLY, LANGUAGES, markers
 async def test_a_card_is_discarded_by_its_name_and_hinted(patient_server: Running, lang: str) -> None:
     turn = markers(lang)[0]
     with speaking(lang):
-        run = _("{low} to {high}, {action} in this order: {cards}").split("{cards}")[0].split("{action}")[1]
+        run = _("{action}, {low} to {high}, in this order: {cards}").split("{cards}")[0].split("{high}")[1]
         player = Listener(f"127.0.0.1:{patient_server.port}")
         player.start()
         heard = player.heard
@@ -30,7 +30,7 @@ async def test_a_card_is_discarded_by_its_name_and_hinted(patient_server: Runnin
         described = _("Press enter to create it, or type change to choose each thing, or cancel.")
         await heard.until(lambda s: s.endswith(described), "the table described")
         heard.type("")
-        n = await player.play_until(lambda s: s.startswith(turn) and run in s, turn, "a turn to discard")
+        n = await player.play_until(lambda s: s.startswith(turn) and run in s, turn, "a turn to discard", full=True)
         said = heard.said[n]
         first = re.split(r"[,;.]", said.split(run, 1)[1])[0].strip()
         heard.type(f"{_('hint')} {first}")

@@ -29,7 +29,6 @@ GAME = gamebook.ClientGame(
     leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
     chips=True,
     kinds=("check", "bet", "call", "raise", "fold"),
-    brief=True,
     options={"chips": OptionWords(N_("Starting chips"))},
     keys={"fold": "f", "check": "c", "call": "c", "bet": "b", "raise": "r"},
 )

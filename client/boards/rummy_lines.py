@@ -1,0 +1,131 @@
+"""What the rummy family (Pif Paf, Cacheta, Chinchón) puts into the shape the line mode tells every hand in
+(``client.shape``): each seat's chips or points, who won the hand or its pots, the pot for ``score``, and the
+terse words of its own events: a knock with its discard, or (Chinchón) a close with the card laid face down.
+
+A Chinchón hand ends in a count rather than a winner: the close is said as it comes ("bia closes with 5 cups face
+down."), the count with the hand's result, once the view after it holds every seat's points ("Chinchón! bia minus
+ten, you +7, caio 3 has +4; you 30, with 70 left, bia 5, caio 3 has 44."): what each seat's cards outside melds
+added, the closer's first (minus ten with all seven melded), then every seat's points, the player's first with the
+points they may still take before the target puts them out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from google.protobuf.message import Message
+
+from cardtui.client.boards.rummy_words import closes
+from cardtui.client.cards import card_text
+from cardtui.client.models import TableModel, action_name
+from cardtui.client.shape import CHIPS, Family, Side, pot_won, result_said, said_with, seats
+from cardtui.i18n import _, ngettext
+from cardtui.v1 import rummy_pb2, table_pb2
+
+
+def _sides(model: TableModel) -> list[Side]:
+    view = model.view
+    if view is None or view.WhichOneof("game") != "rummy":
+        return []
+    if closes(model):  # points against, from 0: out once past the target, and the player told what is left
+        out = seats(model, [(s.seat, s.score, s.status == rummy_pb2.RUMMY_SEAT_STATUS_OUT) for s in view.rummy.seats])
+        target = view.rummy.table.target
+        return [Side(s.name, s.total, s.mine, _("you {n}, with {left} left").format(
+            n="{n}", left=max(0, target - s.total))) if s.mine and target else s for s in out]
+    return seats(model, [(s.seat, s.score, s.score <= 0) for s in view.rummy.seats])
+
+
+def _won(model: TableModel, body: table_pb2.HandEnded) -> str:
+    """Who wins a hand played for points (Cacheta): the knock that won it was just said."""
+    if not body.HasField("winner"):
+        return _("The hand is over")
+    return _("You win the hand") if body.winner == model.seat else _("{name} wins the hand").format(
+        name=model.name(body.winner))
+
+
+def counted(model: TableModel) -> str:
+    """A Chinchón count as a hand's result says it: a chinchón, then what each seat's cards outside melds added,
+    the closer's first ("minus ten" with all seven melded); "" before the count."""
+    view = model.view
+    if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("result"):
+        return ""
+    result = view.rummy.result
+    parts = []
+    for n, c in enumerate(result.counts):
+        mine = c.seat == model.seat
+        if n == 0 and not c.loose:
+            parts.append(_("you minus ten") if mine else _("{name} minus ten").format(name=model.name(c.seat)))
+        else:
+            added = f"{c.points:+d}"
+            parts.append(_("you {n}").format(n=added) if mine else said_with(model.name(c.seat), added))
+    said = ", ".join(parts)
+    return _("Chinchón! {count}").format(count=said) if result.chinchon else said
+
+
+def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str]) -> str:
+    assert isinstance(body, table_pb2.HandEnded)
+    count = counted(model) if closes(model) else ""
+    won = "; ".join(pots) if pots else count or _won(model, body)
+    return result_said(won, model, RUMMY)
+
+
+def _said(model: TableModel, body: Message) -> str | None:
+    """The terse words of a rummy event where they are not the log's (its cards as the screen writes them): a knock
+    with its discard, a Chinchón close with the card laid face down; the count, said with the hand's result; a
+    claim window let go, which is not news."""
+    if isinstance(body, rummy_pb2.RummyKnocked):
+        mine = body.seat == model.seat
+        name = model.name(body.seat)
+        card = card_text(body.discard).plain if body.HasField("discard") else ""
+        if closes(model):
+            if not card:
+                return _("You close.") if mine else _("{name} closes.").format(name=name)
+            return (_("You close with {card} face down.") if mine else _("{name} closes with {card} face down.")
+                    ).format(name=name, card=card)
+        if card:
+            return (_("You knock, discarding {card}.") if mine else _("{name} knocks, discarding {card}.")).format(
+                name=name, card=card)
+        return _("You knock, all ten melded.") if mine else _("{name} knocks, all ten melded.").format(name=name)
+    if isinstance(body, rummy_pb2.ChinchonCounted):
+        return ""
+    if isinstance(body, table_pb2.Acted) and action_name(body.action) == "reenter":
+        return ""  # the points it comes back in at follow
+    if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":
+        if not closes(model):
+            return ""  # a claim window let go: not news
+        return _("You stay out.") if body.seat == model.seat else _("{name} stays out.").format(
+            name=model.name(body.seat))  # past Chinchón's target, not coming back in
+    return None
+
+
+def _pot_won(model: TableModel, body: Message, full: bool) -> str | None:
+    """Each of Pif Paf's pots as it is won, with who won it, said with the result."""
+    if isinstance(body, rummy_pb2.PifPafPotWon):
+        return pot_won(model, body.seat, body.chips, body.uncontested and full)
+    return None
+
+
+def _unit(model: TableModel) -> str:
+    return _("chips") if model.game in CHIPS else _("points")
+
+
+def _pot(model: TableModel) -> int:
+    view = model.view
+    return view.rummy.pot if view is not None and view.WhichOneof("game") == "rummy" else 0
+
+
+def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
+    r = next((c for c in view.rummy.seats if c.seat == seat), None)
+    if r is None:
+        return []
+    if model.game in CHIPS:
+        parts = [ngettext("{n} chip", "{n} chips", r.score).format(n=r.score)]
+    else:
+        parts = [ngettext("{n} point", "{n} points", r.score).format(n=r.score)]
+    parts.append(ngettext("{n} card", "{n} cards", r.card_count).format(n=r.card_count))
+    if r.status == rummy_pb2.RUMMY_SEAT_STATUS_FOLDED:
+        parts.append(_("out of this hand"))
+    return parts
+
+
+RUMMY = Family(rummy_pb2.RummyView, _sides, _unit, lambda body: isinstance(body, table_pb2.HandEnded), _result,
+               pot_won=_pot_won, pot=_pot, seat_held=_seat_held, said=_said)

@@ -1,0 +1,180 @@
+"""The one shape the line mode tells every hand in, and the registry of what each family puts into it.
+
+The shape is the line mode narration's (``client.lines.narration``): at the player's turn, what is new and the
+choices; a hand's result with what won it and every side's total, the player's first; a redeal with its reason;
+and ``score``, the totals in one line at any time. What differs from family to family lives in the family's own modules
+(``client/boards/rummy_lines.py``, ``truco_lines.py``, ``cacho_lines.py``), each a ``Family`` that its games
+declare (``ClientGame.lines``): who its sides are and what they hold (each seat's chips or points, or two teams'
+points), what its hand's result says won it, and why a hand is dealt again. Shared code asks the family of a view
+here (``family_of``, by the message of its view on the wire), never a game's name nor a family's.
+
+Every total is said after a word, never after another number: a seat whose name ends in a number ("bot 2") is
+said "bot 2 has 20", not "bot 2 20", which the ear hears as two numbers run together (``runs_of_numbers``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from google.protobuf.message import Message
+
+from cardtui.client import gamebook
+from cardtui.client.models import TableModel
+from cardtui.i18n import _
+from cardtui.v1 import table_pb2
+
+CHIPS = gamebook.Which(lambda g: g.chips)
+"""Games played for chips: a seat's score is said in chips, else in points."""
+ENDS_IN_A_NUMBER = re.compile(r"\d\W*$")
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a table and what it holds: a seat (its name, or the player) or a team (us, them)."""
+
+    name: str
+    total: int
+    mine: bool = False
+    template: str = ""
+    """Its words, with ``{n}`` for its total, where they are not its name's ("you {n}", "we {n}")."""
+
+    def said(self) -> str:
+        return self.template.format(n=self.total) if self.template else said_with(self.name, self.total)
+
+
+def said_with(name: str, number: int | str, template: str = "") -> str:
+    """A name and a number after it, as the ear tells them apart: "bia 20", and "bot 2 has 20" where the name
+    ends in a number (``template``: the words for the second, with ``{name}`` and ``{n}``)."""
+    if ENDS_IN_A_NUMBER.search(name):
+        return (template or _("{name} has {n}")).format(name=name, n=number)
+    return _("{name} {n}").format(name=name, n=number)
+
+
+def name_then(name: str, what: str, apart: str, joined: str) -> str:
+    """A name and what follows it, said apart ("bia, 9 clubs") unless both sides of the gap are numbers ("bot 2"
+    and "9 clubs"): then with the word that joins them ("bot 2 discards 9 clubs"). Templates with ``{name}`` and
+    ``{what}``."""
+    starts = what[:1].isdigit() or what[:1] in "+-"
+    return (joined if starts and ENDS_IN_A_NUMBER.search(name) else apart).format(name=name, what=what)
+
+
+def totals_said(sides: list[Side]) -> str:
+    """Every side's total, the player's (or the player's team's) first: "you 19, bia 20, bot 3 has 22"."""
+    return ", ".join(side.said() for side in sides)
+
+
+def seats(model: TableModel, held: list[tuple[int, int, bool]]) -> list[Side]:
+    """Seats and their totals, the player first then the others in the order of play after them; a seat with
+    nothing left and out of the match is left out (it holds nothing), the player never."""
+    me = model.seat
+    order = sorted(held, key=lambda h: (h[0] - (me or 0)) % max(1, len(model.summary.seats) or len(held)))
+    out = []
+    for seat, total, out_of_it in order:
+        if seat == me:
+            out.append(Side(model.name(seat), total, mine=True, template=_("you {n}")))
+        elif not out_of_it:
+            out.append(Side(model.name(seat), total))
+    return out
+
+
+@dataclass
+class Pots:
+    """The pots of a hand as they are won (Pif Paf's side pots too), said together with the totals once the hand
+    is over."""
+
+    won: list[str] = field(default_factory=list)
+
+
+def pot_won(model: TableModel, seat: int, chips: int, uncontested: bool) -> str:
+    """Who wins a pot and how much; ``uncontested``: won because everyone else passed or folded (the verbose
+    level says so; the terse level has just said each of them pass or fold)."""
+    if seat == model.seat:
+        return (_("You win {chips}, uncontested") if uncontested else _("You win {chips}")).format(chips=chips)
+    return (_("{name} wins {chips}, uncontested") if uncontested else _("{name} wins {chips}")).format(
+        name=model.name(seat), chips=chips)
+
+
+@dataclass(frozen=True)
+class Family:
+    """What one family says in the shape every game is told in."""
+
+    view: type[Message]
+    """Its view's message on the wire (``View.game``), by which a table's family is found."""
+    sides: Callable[[TableModel], list[Side]]
+    """Every side and its total, the player's first."""
+    unit: Callable[[TableModel], str]
+    """What a total counts ("chips", "points"), for ``score``."""
+    ends: Callable[[Message], bool]
+    """Whether an event ends a hand here (its result is said once the view after it is in)."""
+    result: Callable[[TableModel, Message, list[str], bool, Callable[[str], str]], str]
+    """The sentence that ends a hand, from the event that ends it, the view after it and the pots won in it:
+    what won it and every side's total (``full``: the verbose level's, with why where the family says it); the
+    last argument says a piece of the screen's text as it is heard (``lines.sentences.spoken``, unstopped)."""
+    redealt: Callable[[TableModel, Message], str | None] = lambda _model, _body: None
+    """A hand dealt again, with why; None for an event that is not one."""
+    pot_won: Callable[[TableModel, Message, bool], str | None] = lambda _model, _body, _full: None
+    """A pot won in the middle of a hand's end (Pif Paf's pots, each with who won it), said with the result; None
+    for an event that is not one."""
+    pot: Callable[[TableModel], int] = lambda _model: 0
+    """The chips in the pot now, for ``score`` (0: none, or a family without one)."""
+    seat_held: Callable[[TableModel, table_pb2.View, int], list[str]] = lambda _model, _view, _seat: []
+    """What a seat holds in a view, each part in words ("49 chips", "9 cards"), for the table's seat lines."""
+    said: Callable[[TableModel, Message], str | None] = lambda _model, _body: None
+    """The terse level's words for one of the family's own events where they are not the log's, its cards as the
+    screen writes them (the line mode names them); "" to say nothing of it; None: the log's own words."""
+
+
+def result_said(won: str, model: TableModel, family: Family) -> str:
+    """A hand's result: what won it, then every side's total, the player's first."""
+    totals = totals_said(family.sides(model))
+    return (_("{won}; {totals}.").format(won=won, totals=totals) if totals else f"{won}.")
+
+
+FAMILIES: dict[type[Message], Family] = {}
+"""Each family's entry, by its view's message (the wire's family: ``View.game``), from the games that declare it."""
+_loaded: list[bool] = []
+
+
+def _load() -> None:
+    if not _loaded:
+        _loaded.append(True)
+        for game in gamebook.known().values():
+            if game.lines is not None:
+                family = game.lines()
+                FAMILIES.setdefault(family.view, family)
+
+
+def family_of(model: TableModel) -> Family | None:
+    """The family of the table's view, as its games declare it; None before a view, or for a family no game
+    this client knows declares."""
+    return family_for(model.view) if model.view is not None else None
+
+
+def family_for(view: table_pb2.View) -> Family | None:
+    """The family of a view (``family_of``), by its message on the wire."""
+    kind = view.WhichOneof("game")
+    if not kind:
+        return None
+    _load()
+    return FAMILIES.get(type(getattr(view, kind)))
+
+
+def pot_of(model: TableModel, body: Message, full: bool) -> str | None:
+    """A pot won in the middle of a hand's end, said with the result (``Family.pot_won``)."""
+    family = family_of(model)
+    return family.pot_won(model, body, full) if family is not None else None
+
+
+def score_said(model: TableModel) -> str:
+    """The ``score`` command: every side's total in one line, the player's first, and the pot where there is
+    one."""
+    family = family_of(model)
+    sides = family.sides(model) if family is not None else []
+    if not sides or family is None:
+        return _("No score yet: no hand has been dealt.")
+    said = _("{totals} ({unit}).").format(totals=totals_said(sides), unit=family.unit(model))
+    pot = family.pot(model)
+    if pot:
+        said += " " + _("The pot holds {pot}.").format(pot=pot)
+    return said[:1].upper() + said[1:]
