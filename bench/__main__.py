@@ -9,17 +9,18 @@ response to hard's calls against hard: how exploitable they are), soak (minutes 
 duplicated events, latency against the bare server, memory at the start and the end), guests (browser
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
 prompt), screen (the table screen's first paint after each message and its CPU, against a
-trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
-seeds agreeing, one hand's wall time), decided (the analysis on positions the rules decide, found in played hands:
-right moves flagged, wrong moves flagged a mistake or worse), facts (every fact the advice states over random hands
-of every game and option set, against a recount from the history alone: wrong facts), fair (a dishonest host's tricks
-against the real client's fair-deal check: hands steered under ✔, against an honest host's six), sealed (a sealed
-deal's operations against other groups', its start to a person's own cards over 127.0.0.1, a randomised cheating
-client against the referee and every honest client, a host reading cards with everything it holds), startup
-(seconds to ready: a first start, and a restart with tables open, after SIGTERM and after kill -9), front (the
-lobby's process's memory over unary calls on one kept connection, against a bare grpc.aio server), lobby (a
-person idling in the lobby: the list by its stream against asked every two seconds), speech (the line mode read
-aloud by espeak-ng: a hand's speech against the hand's time, terse against verbose).
+trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two seeds
+agreeing, one hand's wall time), hard (hard against hard at every game, each hand analysed once: the share of
+decisions flagged a mistake or worse, the clock looked at after every hand), decided (the analysis on positions the
+rules decide, found in played hands: right moves flagged, wrong moves flagged a mistake or worse), facts (every fact
+the advice states over random hands of every game and option set, against a recount from the history alone: wrong
+facts), fair (a dishonest host's tricks against the real client's fair-deal check: hands steered under ✔, against an
+honest host's six), sealed (a sealed deal's operations against other groups', its start to a person's own cards over
+127.0.0.1, a randomised cheating client against the referee and every honest client, a host reading cards with
+everything it holds), startup (seconds to ready: a first start, and a restart with tables open, after SIGTERM and
+after kill -9), front (the lobby's process's memory over unary calls on one kept connection, against a bare grpc.aio
+server), lobby (a person idling in the lobby: the list by its stream against asked every two seconds), speech (the
+line mode read aloud by espeak-ng: a hand's speech against the hand's time, terse against verbose).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -141,6 +142,14 @@ def analysis_section(quick: bool) -> None:
     analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds, hands=ARGS.hands)
 
 
+def hard_section(quick: bool) -> None:
+    from bench import analysis
+
+    print("== hard against hard: the share of decisions the analysis flags a mistake or worse, at every game")
+    analysis.hard_share(print=lambda s: print(s, flush=True), hands=10 if quick else ARGS.hands,
+                        seconds=60.0 if quick else ARGS.seconds)
+
+
 def decided_section(quick: bool) -> None:
     from bench import analysis_decided
 
@@ -222,6 +231,7 @@ SECTIONS = {
     "guests": guests_section,
     "screen": screen_section,
     "analysis": analysis_section,
+    "hard": hard_section,
     "decided": decided_section,
     "facts": facts_section,
     "fair": fair_section,

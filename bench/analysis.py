@@ -17,11 +17,12 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from bench.analysis_rigs import KINDS, LEVEL_RIGS, RIGS, SEEDS, verify
@@ -38,16 +39,20 @@ SEAT_HANDS = 20
 
 def hard_hands(game: str, players: int, count: int, seed: int = 1) -> list[dict[str, Any]]:
     """``count`` hands of ``game`` with every seat played by the hard bot."""
+    return list(itertools.islice(hard_stream(game, players, seed), count))
+
+
+def hard_stream(game: str, players: int, seed: int = 1) -> Iterator[dict[str, Any]]:
+    """Hands of ``game`` with every seat played by the hard bot, one at a time (a new match when one ends)."""
     rules = get(game)
     rng = random.Random(seed)
     names = [f"hard{i}" for i in range(players)]
     match, _ = rules.open({}, rules.seat_infos(names), seed)
-    out: list[dict[str, Any]] = []
-    while len(out) < count:
+    while True:
         if match.hand_over():
             record = match.history()
             assert record is not None
-            out.append(record)
+            yield record
             if match.match_over():
                 match, _ = rules.open({}, rules.seat_infos(names), rng.getrandbits(32))
             else:
@@ -55,7 +60,6 @@ def hard_hands(game: str, players: int, count: int, seed: int = 1) -> list[dict[
             continue
         seat = next(s for s in match.to_act() if match.legal_actions(s))
         match.apply(seat, match.bot_action(seat, rng, "hard"))
-    return out
 
 
 DEALS, PLAYS = 8, 8
@@ -241,6 +245,50 @@ def self_play(print: Callable[[str], None], hands: int, games: tuple[tuple[str, 
     print(f"   hand and of one seat as CPU time (the first {SEAT_HANDS} hands: the pool's workers run at the lowest")
     print("   priority, so on a shared machine their wall time is the other work's), and the pool's wall time")
     return asyncio.run(_self_play(print, hands, games))
+
+
+HARD_TABLES = (*TABLES, ("chinchon", 2))
+"""Every game, for the share of hard's decisions flagged (``hard_share``)."""
+PROGRESS = 120.0
+"""Seconds between two lines of a long run's progress."""
+
+
+def hard_share(print: Callable[[str], None], hands: int, seconds: float, games: Sequence[tuple[str, int]] = HARD_TABLES,
+               seed: int = 1) -> bool:
+    """Hard against hard at each of ``games``: ``hands`` hands a table (rummy: a 25th, at least 2) or ``seconds`` of
+    it, each hand analysed once (seed 1), every seat; at most 5% of the decisions flagged a mistake or worse. The
+    clock is looked at after every hand, and the counts so far printed every ``PROGRESS`` seconds."""
+    print(f"-- hard against hard, every seat analysed once: up to {hands} hands a table (rummy a 25th) or "
+          f"{seconds:.0f} s")
+    met = True
+    for game, players in games:
+        count = hands if game.startswith("truco") or game == "cacho" else max(2, hands // 25)
+        start = told = time.perf_counter()
+        cpu = time.process_time()
+        done = decisions = 0
+        flagged: list[str] = []
+        for record in hard_stream(game, players, seed):
+            for m in analysis.analyse(record, 1).moments:
+                decisions += 1
+                if m.label in SERIOUS:
+                    flagged.append(f"hand {done + 1} step {m.step} seat {m.seat}: {m.chosen.describe()} {m.label} "
+                                   f"({m.points:.1f} points), best {m.best.describe()}")
+            done += 1
+            if done >= count or time.perf_counter() - start > seconds:
+                break
+            if time.perf_counter() - told > PROGRESS:
+                told = time.perf_counter()
+                print(f"    {game} {players}p after {told - start:.0f} s: {done} hands, {decisions} decisions, "
+                      f"{len(flagged)} flagged")
+        share = len(flagged) / max(1, decisions)
+        ok = share <= 0.05
+        met &= ok
+        print(f"  {game} {players}p: {done} hands, {decisions} decisions, flagged ≥ mistake {len(flagged)} "
+              f"({100 * share:.1f}%, mark ≤ 5%) in {time.perf_counter() - start:.0f} s ({time.process_time() - cpu:.0f}"
+              " s of CPU)" + ("" if ok else ": NOT met"))
+        for line in flagged:
+            print("    " + line)
+    return met
 
 
 BOT_TABLES = (("truco_argentino", 2), ("truco_paulista", 4), ("cacho", 2), ("cacheta", 2), ("pifpaf", 3))

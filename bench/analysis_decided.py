@@ -1,10 +1,11 @@
 """Positions whose best play the rules decide, generated from played hands, and how the analysis judges them.
 
 The blunder suite (``bench.analysis_rigs``) holds a few positions rigged by hand. This suite finds its own in hands
-played by the bots (easy and normal, and now and then a move at random, so that what bots seldom do comes up), at
-every game and tie rule, and keeps those whose right and wrong moves follow from the rules and what the deciding
-seat can see, whatever the cards it cannot (``decide``), by reasoning of its own: the ranks and tie rules as
-docs/rules.md states them (``bench.recount``'s), never the analysis's end game or its playouts. Each family:
+played by cheap players (``cheap``, mostly, and the easy bot; now and then a move at random, so that what they
+seldom do comes up), at every game and tie rule, a seat's card swapped for one dealt to nobody where that makes a
+tie (``_swapped``), and keeps those whose right and wrong moves follow from the rules and what the deciding seat can
+see, whatever the cards it cannot (``decide``), by reasoning of its own: the ranks and tie rules as docs/rules.md
+states them (``bench.recount``'s), never the analysis's end game or its playouts. Each family:
 
 - **last card**: the seat's last card surely takes a trick that decides the hand (nothing unseen is as high, or no
   one of the other side is left to play): played face up, or a call before it, is right; played face down, or
@@ -18,8 +19,9 @@ docs/rules.md states them (``bench.recount``'s), never the analysis's end game o
   Accepting where a raise is legal is neither: it is as good as the raise only against a side that always runs
   from it, and an opponent who cannot see the seat's card may accept (the analysis may rightly call it a mistake);
 - **tie** (one family for each tie rule: truco paulista's, and truco argentino's ``play_on`` and ``first_trick``):
-  the seat is last to play in a trick that a card of its ties, and the tie gives its side the hand by the table's
-  tie rule, where a card below gives the other side the hand: the tying card (or one above) is right.
+  the seat is last to play in a trick the other side's card holds (not tied already), a card of the seat's ties it,
+  and the tie gives its side the hand by the table's tie rule, where a card below gives the other side the hand: the
+  tying card (or one above) is right.
 
 At the other games the rules decide less: the cards a seat cannot see, and what the others will do, leave most
 choices to judgement. Three positions are decided all the same (``found_other``):
@@ -32,6 +34,14 @@ choices to judgement. Three positions are decided all the same (``found_other``)
   it is in, the most the hand can give, so it is right; nothing else is wrong for sure (the seat may go out later);
 - **the knock that wins the match (Cacheta)**: tables of one point each, where any knock takes every other player
   out: knocking (or cutting the line with a discard it can knock with) wins the match, so it is right.
+
+What is counted (``Tally.admit``): a truco position only where the exact end game (``engine.truco.endgame``, the
+analysis's own, so this is the rules' reading checked against it, not the other way round) solves it on every deal
+of the cards the seat cannot see and finds each right move the best and each wrong move below a right one on every
+deal: where it does not, the position is left out and named (a disagreement to look into), and where there are too
+many deals to list, left out and counted. And no two positions alike: one a family a hand, and two truco positions
+that differ only by suits or seat numbers (``likeness``) are one. The hands are those of a match of each table
+played on hand after hand (``Tables``), so that positions come at every score.
 
 A move is wrong only where it leaves the seat's side worse off in the unit that decides the game, the match odds
 by the score (a run that gives away the match point anyway is no worse than accepting). The marks (``run``):
@@ -59,6 +69,9 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.games import get
 from cardtui.engine.records import GameView
+from cardtui.engine.truco import endgame
+from cardtui.engine.truco.envido import envido as envido_score
+from cardtui.engine.truco.flor import flor_value
 from cardtui.engine.truco.tricks import TieRule
 from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
@@ -110,6 +123,8 @@ class Decided:
     right: tuple[Action, ...]
     wrong: tuple[Action, ...]
     where: str
+    source: str = ""
+    """The hand it came from (its table, seed and number): one position a family a hand is judged."""
 
     def position(self, chosen: Action) -> Position:
         return Position(1, self.seat, self.view, self.legal, chosen)
@@ -288,9 +303,9 @@ def _tie(seen: Seen, moves: Sequence[Action]) -> tuple[str, tuple[Action, ...], 
     if seen.still != [seen.you] or not seen.table:
         return None
     top = max(x for _, x in seen.table)
-    holder = next(s for s, x in seen.table if x == top)
-    if holder % 2 == seen.team or not any(seen.rank[c] == top for c in v.cards):
-        return None
+    holder = trick_result(seen.table)[0]
+    if holder is None or holder % 2 == seen.team or not any(seen.rank[c] == top for c in v.cards):
+        return None  # (a tie already down leaves a card below it as good as the tying one)
     if seen.standing([*seen.table, (seen.you, top)]) != seen.team:
         return None
     if hand_won([*seen.results, 1 - seen.team], seen.mano_team, seen.first_decided) != 1 - seen.team:
@@ -316,25 +331,71 @@ def families(game: str, options: Mapping[str, Any]) -> frozenset[str]:
     return frozenset({LAST, LOST, WON, TIES[rule]})
 
 
+CARDS = "cards"
+"""The cheapest player of all (``cheap``): a card at random, a call now and then, every call accepted."""
+LEVELS = (CARDS, CARDS, "easy")
+"""Who plays the truco hands, a seat's drawn at each match's start: mostly the cheap player (the rare positions, a
+tie above all, want hands that reach their last trick, many of them, not good play), and the easy bot, so that the
+hands look like play too; a move at random now and then brings what neither would do."""
+OTHER_LEVELS = ("easy",)
+"""Who plays the other games' hands: the easy bot."""
+CALL_NOW = 0.15
+"""How often the cheap player calls (or raises) where it may: the stakes vary."""
+
+
+def cheap(legal: Sequence[Action], rng: random.Random) -> Action:
+    """The cheap player's move: a call accepted (or now and then raised), now and then a call of its own, else a
+    card face up at random (or whatever else the rules ask for: a deal's choice, an envido's answer)."""
+    moves = [a for a in legal if a.type != "signal"] or list(legal)
+    calls = [a for a in moves if a.type in CALLS]
+    if calls and rng.random() < CALL_NOW:
+        return calls[0]
+    accepts = [a for a in moves if a.type in ACCEPTS]
+    if accepts:
+        return accepts[0]
+    plays = [a for a in moves if a.type == "play"]
+    return rng.choice(plays or moves)
+
+
+class Tables:
+    """A match of each table kind, each played on hand after hand (a new match where one ends), so that hands come at
+    every score; each seat's bot drawn from ``levels`` at each match's start."""
+
+    def __init__(self, rng: random.Random, levels: Sequence[str]) -> None:
+        self.rng, self.levels = rng, levels
+        self.matches: dict[int, tuple[Any, list[str]]] = {}
+
+    def hand(self, kind: int, game: str, options: Mapping[str, Any], players: int) -> tuple[Any, list[str]]:
+        """The match of table ``kind`` with a hand to play, and its seats' bots."""
+        rules = get(game)
+        held = self.matches.get(kind)
+        if held is not None and held[0].hand_over() and not held[0].match_over():
+            held[0].next_hand(self.rng.getrandbits(63))
+            return held
+        names = [f"p{i}" for i in range(players)]
+        match, _ = rules.open(dict(options), rules.seat_infos(names), self.rng.getrandbits(32))
+        held = self.matches[kind] = (match, [self.rng.choice(self.levels) for _ in range(players)])
+        return held
+
+
 def found(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int]] = OPTION_SETS,
-          wanted: Callable[[], frozenset[str]] = lambda: frozenset(FAMILIES), until: float = math.inf
-          ) -> Iterator[Decided]:
-    """Every decided decision met in hands played by easy and normal bots (a move at random now and then), set after
-    set, hand after hand; at each turn where a seat may call, also its call added (the hand then played on without
-    it), for the other side's answer; and a tie's card swapped in where one would make a tie (``_swapped``).
-    ``wanted``: the families still wanted (a table that can give none of them is not played); none wanted, or past
-    ``until`` (``time.perf_counter``'s), the search ends."""
+          wanted: Callable[[], frozenset[str]] = lambda: frozenset(FAMILIES), until: float = math.inf,
+          levels: Sequence[str] = LEVELS) -> Iterator[Decided]:
+    """Every decided decision met in hands played by the bots of ``levels`` (a move at random now and then), set
+    after set, hand after hand of a match of each; where a seat may call into a trick that may decide the hand, also
+    its call added (the hand then played on without it), for the other side's answer (``_may_decide``); and a tie's
+    card swapped in where one would make a tie (``_swapped``). ``wanted``: the families still wanted (a table that
+    can give none of them is not played); none wanted, or past ``until`` (``time.perf_counter``'s), the search
+    ends."""
     rng = random.Random(seed)
+    tables = Tables(rng, levels)
     hand = 0
     while wanted() and time.perf_counter() < until:
-        for game, options, players in sets:
+        for kind, (game, options, players) in enumerate(sets):
             need = wanted() & families(game, options)
             if not need:
                 continue
-            rules = get(game)
-            names = [f"p{i}" for i in range(players)]
-            match, _ = rules.open(dict(options), rules.seat_infos(names), rng.getrandbits(32))
-            levels = [rng.choice(("easy", "normal")) for _ in range(players)]
+            match, bots = tables.hand(kind, game, options, players)
             hand += 1
             where = f"{game} {players}p {dict(options) or 'defaults'}, seed {seed}, hand {hand}"
             for _ in range(400):
@@ -344,90 +405,109 @@ def found(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int]] = OP
                 if seat is None:
                     break
                 legal = match.legal_actions(seat)
-                yield from _judged(match, seat, legal, where)
+                view = match.view(seat)
+                yield from _judged(match, seat, legal, where, where, view)
                 if need & set(TIES.values()):
-                    yield from _swapped(match, seat, where)
+                    yield from _swapped(match, seat, where, view)
                 calls = [a for a in legal if a.type in CALLS]
-                if calls and need & {LOST, WON}:
+                if calls and need & {LOST, WON} and _may_decide(view):
                     called = copy.deepcopy(match)
                     called.apply(seat, calls[0])
                     answer = next((s for s in called.to_act() if called.legal_actions(s) and s % 2 != seat % 2), None)
                     if answer is not None:
-                        yield from _judged(called, answer, called.legal_actions(answer), where + ", a call added")
+                        yield from _judged(called, answer, called.legal_actions(answer), f"{where}, a call added",
+                                           where)
                 moves = [a for a in legal if a.type != "signal"] or legal
-                action = rng.choice(moves) if rng.random() < RANDOM else match.bot_action(seat, rng, levels[seat])
+                action = (rng.choice(moves) if rng.random() < RANDOM else cheap(legal, rng) if bots[seat] == CARDS
+                          else match.bot_action(seat, rng, bots[seat]))
                 match.apply(seat, action)
 
 
-def _swapped(match: Any, seat: int, where: str) -> Iterator[Decided]:
+def _may_decide(view: GameView) -> bool:
+    """Whether a call by ``view``'s seat may leave the other side facing a hand it has surely lost or won: the trick
+    in play gives the hand to whichever side takes it (``decide`` then tells)."""
+    if not isinstance(view, TrucoView) or view.you is None:
+        return False
+    if view.paulista is not None and view.paulista.trick_decides:
+        return True
+    if view.paulista is not None and view.paulista.call_decides:
+        return True
+    seen = Seen(view)
+    return any(hand_won([*seen.results, t], seen.mano_team, seen.first_decided) == t for t in (0, 1))
+
+
+def _swapped(match: Any, seat: int, where: str, view: GameView) -> Iterator[Decided]:
     """Where ``seat`` is last to play to a trick held by the other side and holds no card of its rank: one of its
-    cards (the lowest) swapped for a card of that rank dealt to nobody, then the decision judged (a tie's family is
-    rare in play). Never where the seat announced its envido or a flor was sung, which the seat's cards dealt must
-    agree with, nor where the swap would give it a flor (the others' announcements say nothing of the seat's cards, and
-    the analysis reads the seat's own hand from the cards)."""
-    view = match.view(seat)
+    cards (the lowest that can be) swapped for a card of that rank dealt to nobody, then the decision judged (a tie's
+    family is rare in play). Never where a flor was sung, nor where the swap would give the seat a flor, nor change
+    the envido it announced (or showed), which the seat's cards dealt must agree with (the others' announcements say
+    nothing of the seat's cards, and the analysis reads the seat's own hand from the cards)."""
     if not isinstance(view, TrucoView) or view.turn != seat or view.pending is not None or not view.cards:
         return
     seen = Seen(view)
     if seen.still != [seat] or not seen.table:
         return
     top = max(x for _, x in seen.table)
-    if next(s for s, x in seen.table if x == top) % 2 == seen.team or any(seen.rank[c] == top for c in view.cards):
+    holder = trick_result(seen.table)[0]
+    if holder is None or holder % 2 == seen.team or any(seen.rank[c] == top for c in view.cards):
         return
     part = view.argentino
-    if part is not None and (part.flor_sung or part.flor_calls or view.seats[seat].envido is not None):
+    if part is not None and (part.flor_sung or part.flor_calls or any(s.seat == seat for s in part.shown)):
         return
-    state = copy.deepcopy(match.state)
+    announced = part is not None and view.seats[seat].envido is not None
     if part is None:
-        spare = [c for c in state.deck if PAULISTA_RANK[c] == top]
+        spare = [c for c in match.state.deck if PAULISTA_RANK[c] == top]
     else:
-        dealt = {c for cards in state.dealt for c in cards}
+        dealt = {c for cards in match.state.dealt for c in cards}
         spare = [c for c in ARGENTINO_DECK if ARGENTINO_RANK[c] == top and c not in dealt]
-    if not spare:
-        return
-    old = min(state.hands[seat], key=lambda c: seen.rank[c])
-    state.hands[seat][state.hands[seat].index(old)] = spare[0]
-    if part is None:
-        state.deck[state.deck.index(spare[0])] = old
-    else:
-        _regive(state, seat)
-    swapped = copy.copy(match)
-    swapped.state = state
-    after = swapped.view(seat)
-    if isinstance(after, TrucoView) and after.argentino is not None and after.argentino.your_flor is not None:
-        return  # a flor the round would have had to sing
-    yield from (d for d in _judged(swapped, seat, swapped.legal_actions(seat),
-                                   f"{where}, the {old} swapped for the {spare[0]}, dealt to nobody")
-                if d.family in TIES.values())
+    st = match.state
+    for old in sorted(view.cards, key=lambda c: seen.rank[c]):
+        for new in spare:
+            if part is not None:
+                dealt = [new if c == old else c for c in st.dealt[seat]]
+                if (st.options.flor and flor_value(dealt) >= 0) or (
+                        announced and envido_score(dealt, st.options.envido_unsuited)[0] != st.env[seat]):
+                    continue  # a flor the round would have had to sing, or another envido than it announced
+            state = copy.deepcopy(st)
+            state.hands[seat][state.hands[seat].index(old)] = new
+            if part is None:
+                state.deck[state.deck.index(new)] = old
+            else:
+                _regive(state, seat)
+            swapped = copy.copy(match)
+            swapped.state = state
+            yield from (d for d in _judged(swapped, seat, swapped.legal_actions(seat),
+                                           f"{where}, the {old} swapped for the {new}, dealt to nobody", where)
+                        if d.family in TIES.values())
+            return
 
 
-def _judged(match: Any, seat: int, legal: list[Action], where: str) -> Iterator[Decided]:
-    view = match.view(seat)
+def _judged(match: Any, seat: int, legal: list[Action], where: str, source: str, view: GameView | None = None
+            ) -> Iterator[Decided]:
+    view = match.view(seat) if view is None else view
     if not isinstance(view, TrucoView):
         return
     said = decide(view, legal)
     if said is not None:
         family, right, wrong = said
-        yield Decided(family, view, tuple(legal), seat, right, wrong, where)
+        yield Decided(family, view, tuple(legal), seat, right, wrong, where, source)
 
 
 # -- the other games ----------------------------------------------------------------------------------------
 def found_other(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int, str]] = OTHER_SETS,
-                wanted: Callable[[], frozenset[str]] = lambda: frozenset(OTHERS), until: float = math.inf
-                ) -> Iterator[Decided]:
-    """The decided positions of Cacho, Pif Paf and Cacheta (see the module) met in hands played by easy and normal
-    bots (a move at random now and then), table after table, hand after hand; none wanted, or past ``until``, the
-    search ends."""
+                wanted: Callable[[], frozenset[str]] = lambda: frozenset(OTHERS), until: float = math.inf,
+                levels: Sequence[str] = OTHER_LEVELS) -> Iterator[Decided]:
+    """The decided positions of Cacho, Pif Paf and Cacheta (see the module) met in hands played by the bots of
+    ``levels`` (a move at random now and then), table after table, hand after hand of a match of each; none wanted,
+    or past ``until``, the search ends."""
     rng = random.Random(seed)
+    tables = Tables(rng, levels)
     hand = 0
     while wanted() and time.perf_counter() < until:
-        for game, options, players, family in sets:
+        for kind, (game, options, players, family) in enumerate(sets):
             if family not in wanted():
                 continue
-            rules = get(game)
-            match, _ = rules.open(dict(options), rules.seat_infos([f"p{i}" for i in range(players)]),
-                                  rng.getrandbits(32))
-            levels = [rng.choice(("easy", "normal")) for _ in range(players)]
+            match, bots = tables.hand(kind, game, options, players)
             hand += 1
             where = f"{game} {players}p {dict(options) or 'defaults'}, seed {seed}, hand {hand}"
             for _ in range(600):
@@ -441,7 +521,7 @@ def found_other(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int,
                 seat = seats[0]
                 legal = match.legal_actions(seat)
                 moves = [a for a in legal if a.type != "signal"] or legal
-                action = rng.choice(moves) if rng.random() < RANDOM else match.bot_action(seat, rng, levels[seat])
+                action = rng.choice(moves) if rng.random() < RANDOM else match.bot_action(seat, rng, bots[seat])
                 match.apply(seat, action)
 
 
@@ -464,7 +544,7 @@ def _nuts(match: Any, seat: int, where: str) -> Iterator[Decided]:
     others = [a for a in legal if a.type != "fold"]
     right = tuple(others) if len(others) == 1 else ()
     if wrong:
-        yield Decided(NUTS, rigged.view(seat), tuple(legal), seat, right, wrong, f"{where}, dealt three sixes")
+        yield Decided(NUTS, rigged.view(seat), tuple(legal), seat, right, wrong, f"{where}, dealt three sixes", where)
 
 
 def _going_out(match: Any, seat: int, family: str, where: str) -> Iterator[Decided]:
@@ -478,7 +558,57 @@ def _going_out(match: Any, seat: int, family: str, where: str) -> Iterator[Decid
             if any(b.type == "knock" for b in took.legal_actions(seat)):
                 right.append(a)
     if right and len(legal) > len(right):
-        yield Decided(family, match.view(seat), tuple(legal), seat, tuple(right), (), where)
+        yield Decided(family, match.view(seat), tuple(legal), seat, tuple(right), (), where, where)
+
+
+# -- what is counted -----------------------------------------------------------------------------------------
+def confirmed(d: Decided) -> str | None:
+    """Why the exact end game (``engine.truco.endgame``) does not bear out a truco position's right and wrong moves,
+    or None where it does: solved on every deal of the cards the seat cannot see, each right move's value is the best
+    and each wrong move's below a right one's on every deal. The other games' positions are decided by how they are
+    made (None)."""
+    if d.family not in FAMILIES:
+        return None
+    assert isinstance(d.view, TrucoView)
+    solution = endgame.solve(d.view, d.legal)
+    if solution is None:
+        return "beyond the end game's reach"
+    groups = solution.groups
+
+    def values(a: Action) -> list[float]:
+        j = next(j for j, group in enumerate(groups) if any(analysis.same(a, b) for b in group))
+        return [low for low, _ in solution.ranges[j]]
+
+    right = solution.right()
+    if not all(any(analysis.same(a, b) for b in right) for a in d.right):
+        return "a right move is not the best on every deal"
+    best = [max(vs) for vs in zip(*(values(a) for a in d.right), strict=True)]
+    for a in d.wrong:
+        if not all(w < b - endgame.EPSILON for w, b in zip(values(a), best, strict=True)):
+            return f"{a.describe()} is not below a right move on every deal"
+    return None
+
+
+def likeness(d: Decided) -> tuple[object, ...]:
+    """What makes two positions one for the suite: a truco position's family and table, the strengths of the seat's
+    cards and of every card down (seats counted from the seat), the tricks' winners, the call it faces, the stake and
+    the score (two positions alike in these but for suits or seat numbers are solved alike); another game's, its
+    hand (``source``)."""
+    v = d.view
+    if not isinstance(v, TrucoView) or d.family not in FAMILIES:
+        return (d.family, d.source)
+    rank = PAULISTA_RANK if v.paulista is not None else ARGENTINO_RANK
+    n = len(v.seats)
+
+    def plays(ps: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+        return tuple(((p.seat - d.seat) % n, -1 if p.card is None or p.face_down or p.void else rank[p.card])
+                     for p in ps)
+
+    team = d.seat % 2
+    return (d.family, d.where.split(",")[0], tuple(sorted(rank[c] for c in v.cards)),
+            tuple(plays(t.plays) for t in v.tricks), plays(v.trick),
+            None if v.pending is None else (v.pending.value, v.pending.refused), v.stake,
+            v.scores[team], v.scores[1 - team], None if v.argentino is None else v.argentino.points[team])
 
 
 # -- the marks ---------------------------------------------------------------------------------------------------
@@ -493,6 +623,30 @@ class Tally:
     wrong_flagged: Counter[str] = field(default_factory=Counter)
     misses: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    twins: Counter[str] = field(default_factory=Counter)
+    """Positions left out as one already counted (``likeness``), or a second of its family from one hand."""
+    unsolved: Counter[str] = field(default_factory=Counter)
+    """Truco positions left out where the end game lists too many deals to solve them."""
+    disputed: list[str] = field(default_factory=list)
+    """Truco positions left out where the end game does not bear the rules' reading out (``confirmed``)."""
+    taken: set[tuple[object, ...]] = field(default_factory=set)
+
+    def admit(self, d: Decided) -> bool:
+        """Whether ``d`` is counted: no position like it nor of its family from its hand counted yet, and (truco)
+        borne out by the end game. Whatever is left out is counted by why."""
+        alike, hand = likeness(d), (d.family, d.source)
+        if alike in self.taken or hand in self.taken:
+            self.twins[d.family] += 1
+            return False
+        why = confirmed(d)
+        if why is not None:
+            if why.startswith("beyond"):
+                self.unsolved[d.family] += 1
+            else:
+                self.disputed.append(f"[{d.family}] {d.where}: {why}")
+            return False
+        self.taken |= {alike, hand}
+        return True
 
 
 def judge(d: Decided, tally: Tally, seed: int = 1) -> None:
@@ -517,7 +671,7 @@ def judge(d: Decided, tally: Tally, seed: int = 1) -> None:
     tally.seconds += time.process_time() - start
 
 
-PROGRESS = 300.0
+PROGRESS = 120.0
 """Seconds between two lines of a run's progress."""
 
 
@@ -534,15 +688,17 @@ def _in_turn(*sources: Iterator[Decided]) -> Iterator[Decided]:
 
 
 def run(print: Callable[[str], None], quick: bool = False, seconds: float = 3600.0, per_family: int = 0,
-        families: Sequence[str] = (*FAMILIES, *OTHERS)) -> bool:
-    """Positions of each of ``families``, up to ``per_family`` each (``MARK_POSITIONS`` at least; a tenth with
-    ``quick``), or until ``seconds`` (the truco families first, then the other games'); each judged; the marks
-    printed. A family with no right move (or no wrong one) has no mark of that kind."""
-    want = per_family or (MARK_POSITIONS // 10 if quick else MARK_POSITIONS + 20)
+        families: Sequence[str] = (*FAMILIES, *OTHERS), judging: bool = True) -> bool:
+    """Positions of each of ``families``, up to ``per_family`` each (``MARK_POSITIONS`` by default; a tenth with
+    ``quick``), each counted once and (truco) only where the end game bears it out (``Tally.admit``), or until
+    ``seconds`` (the truco families and the other games' in turn); each judged; the marks printed. A family with no
+    right move (or no wrong one) has no mark of that kind. ``judging`` False: the positions found and counted,
+    none judged (what finding them costs)."""
+    want = per_family or (MARK_POSITIONS // 10 if quick else MARK_POSITIONS)
     tally = Tally()
-    start = time.perf_counter()
-    print(f"-- positions the rules decide, from played hands: up to {want} of each family, every right and wrong "
-          "move judged by the analysis")
+    start, cpu = time.perf_counter(), time.process_time()
+    print(f"-- positions the rules decide, from played hands: up to {want} of each family (truco: each borne out by "
+          "the exact end game; no two alike), every right and wrong move judged by the analysis")
 
     def wanted(among: Sequence[str]) -> frozenset[str]:
         return frozenset(f for f in among if f in families and tally.positions[f] < want)
@@ -550,8 +706,11 @@ def run(print: Callable[[str], None], quick: bool = False, seconds: float = 3600
     told = start
     for d in _in_turn(found(wanted=lambda: wanted(FAMILIES), until=start + seconds),
                       found_other(wanted=lambda: wanted(OTHERS), until=start + seconds)):
-        if tally.positions[d.family] < want:
-            judge(d, tally)
+        if tally.positions[d.family] < want and tally.admit(d):
+            if judging:
+                judge(d, tally)
+            else:
+                tally.positions[d.family] += 1
         if time.perf_counter() - told > PROGRESS:
             told = time.perf_counter()
             print(f"  after {told - start:.0f} s: " + "; ".join(
@@ -564,14 +723,22 @@ def run(print: Callable[[str], None], quick: bool = False, seconds: float = 3600
         ok = (n >= (want if quick else MARK_POSITIONS) and tally.right_flagged[f] == 0
               and (not tally.wrongs[f] or wrong >= MARK_WRONG))
         met &= ok
+        if not judging:
+            print(f"  {f}: {n} positions found, none judged")
+            continue
         wrongs = (f"wrong moves flagged a mistake or worse {tally.wrong_flagged[f]} of {tally.wrongs[f]} "
                   f"({100 * wrong:.1f}%, mark ≥ {100 * MARK_WRONG:.0f}%)" if tally.wrongs[f] else "no wrong move")
         print(f"  {f}: {n} positions; right moves flagged {tally.right_flagged[f]} of {tally.rights[f]} (mark 0); "
               + wrongs + ("" if ok else ": NOT met"))
-    for miss in tally.misses[:20]:
+    print(f"  left out: alike to one counted (or a second of its family from one hand) {sum(tally.twins.values())}"
+          f" ({', '.join(f'{f} {n}' for f, n in tally.twins.most_common())}); beyond the end game's reach "
+          f"{sum(tally.unsolved.values())} ({', '.join(f'{f} {n}' for f, n in tally.unsolved.most_common())}); "
+          f"not borne out by the end game {len(tally.disputed)}")
+    for miss in [*tally.disputed[:10], *tally.misses[:20]]:
         print("  " + miss)
     decisions = sum(tally.rights.values()) + sum(tally.wrongs.values())
     print(f"  {sum(tally.positions.values())} positions, {decisions} moves judged in "
-          f"{time.perf_counter() - start:.0f} s ({tally.seconds / max(1, decisions):.3f} s of CPU a move)"
+          f"{time.perf_counter() - start:.0f} s, {time.process_time() - cpu:.0f} s of CPU "
+          f"({tally.seconds / max(1, decisions):.3f} s of it a move judged)"
           + ("" if met else ": NOT all met"))
-    return met
+    return met and judging

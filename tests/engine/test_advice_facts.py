@@ -125,3 +125,16 @@ def test_a_card_taken_and_thrown_back_is_counted_once() -> None:
                            sum(Counter(s.known)[c] for s in view.seats if s.seat != view.you) for c in back)
                 return
     raise AssertionError("no hand had a card taken and thrown back")
+
+
+def test_the_facts_bench_looks_at_its_clock_after_every_hand(monkeypatch: Any) -> None:
+    """A run ends after the hand that reaches its count (not after a round of every option set) and prints what it
+    has checked so far as it goes: cut short on a slow machine, it still says something."""
+    from bench import facts as bench_facts
+
+    monkeypatch.setattr(bench_facts, "MARK", 10)
+    monkeypatch.setattr(bench_facts, "PROGRESS", 0.0)
+    lines: list[str] = []
+    assert bench_facts.run(lines.append, quick=True, seconds=3600.0)
+    assert any(line.startswith("  after ") and " 1 hands, " in line for line in lines), lines
+    assert " facts checked in 1 hands, 0 wrong, in " in lines[-1], lines

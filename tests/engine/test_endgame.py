@@ -214,6 +214,32 @@ def test_the_decided_suite_tells_each_family_by_the_rules_and_the_analysis_agree
     assert decide(PAU.view(bluffed(), 3), PAU.legal_actions(bluffed(), 3)) is None  # its card's fate is not sure
 
 
+def test_the_decided_suite_counts_a_position_once_and_only_where_the_end_game_bears_it_out() -> None:
+    """A position counts where the exact end game finds its right move best and its wrong moves below it on every
+    deal; read the other way round (accepting called right in a lost hand), it is left out as disputed. A second
+    position of a family from one hand, or one alike but for the suits, is left out as a twin."""
+    from bench.analysis_decided import LOST, Decided, Tally, confirmed, decide, likeness
+
+    state, seat = lost_paulista()
+    view, legal = PAU.view(state, seat), PAU.legal_actions(state, seat)
+    said = decide(view, legal)
+    assert said is not None and said[0] == LOST
+    d = Decided(LOST, view, tuple(legal), seat, said[1], said[2], "rigged", "hand 1")
+    assert confirmed(d) is None
+    backwards = Decided(LOST, view, tuple(legal), seat, said[2], said[1], "rigged", "hand 2")
+    assert confirmed(backwards) is not None
+    tally = Tally()
+    assert not tally.admit(backwards) and len(tally.disputed) == 1
+    assert tally.admit(d) and not tally.admit(Decided(LOST, view, tuple(legal), seat, said[1], said[2], "x", "hand 1"))
+    suits = _paulista((10, 8), {0: "KC 6D 3H", 1: "3C 6C 3D", 2: "5S KD AS", 3: "4H 6H 6S"}, truco_decides="hand")
+    _play(PAU, suits, (1, "play", "6C"), (2, "play", "KD"), (3, "play", "4H"), (0, "play", "6D"),
+          (2, "play", "5S"), (3, "play", "6H"), (0, "play", "KC"), (1, "play", "3C"),
+          (1, "play", "3D"), (2, "play", "AS"), (3, "play", "6S"), (0, "truco", ""))
+    view = PAU.view(suits, seat)
+    other = Decided(LOST, view, tuple(PAU.legal_actions(suits, seat)), seat, said[1], said[2], "rigged", "hand 3")
+    assert likeness(other) == likeness(d) and not tally.admit(other) and tally.twins[LOST] == 2
+
+
 def _model(game: Any, state: Any, seat: int) -> Any:
     """The model round the analysis's players play out from ``seat``'s view, on the deal as it is."""
     k = Knowledge.of(game.view(state, seat))
