@@ -35,11 +35,12 @@ async def test_a_person_put_out_comes_back_in_by_the_action_the_view_offers(serv
                 assert kinds == {A.ACTION_TYPE_REENTER, A.ACTION_TYPE_PASS}, view.legal
                 break
             drawn = view.rummy.drawn if view.rummy.HasField("drawn") else None
+            # Counted before acting: the move's events (and the view after it) may arrive before Act returns.
+            seen = len(ana.events)
             if A.ACTION_TYPE_DRAW in kinds:
                 await ana.act(act(A.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_STOCK))
             else:
                 await ana.act(act(A.ACTION_TYPE_DISCARD, cards=[drawn]))
-            seen = len(ana.events)
             await ana.wait_for(lambda p, seen=seen: len(p.events) > seen)
         hands = sum(1 for e in ana.events if e.HasField("cards_dealt"))
         await ana.act(act(A.ACTION_TYPE_REENTER))
