@@ -376,9 +376,6 @@ async def soak(tables: int = 200, seconds: float = 180.0, out: Callable[[str], A
         f"(x{real['p99'] / bare['p99']:.2f})")
 
 
-if __name__ == "__main__":
-    asyncio.run(soak(tables=50, seconds=20))
-
 
 # -- a night on a small host ---------------------------------------------------------------------------------------
 NIGHT_ROOM = 20
@@ -401,7 +398,7 @@ STEP_SECONDS = 15.0
 NIGHT_MARK_MB = 2.0
 NIGHT_GAMES = (("cacho", 4, ["easy", "normal", "hard"]), ("truco_paulista", 4, ["easy", "normal", "hard"]),
                ("truco_argentino", 2, ["normal", "hard"]), ("pifpaf", 4, ["easy", "normal", "hard"]),
-               ("cacheta", 3, ["easy", "normal", "hard"]))
+               ("cacheta", 3, ["easy", "normal", "hard"]), ("chinchon", 2, ["easy", "normal", "hard"]))
 """Every game at every level a room's bots play, hard's searches (and their caches) included."""
 
 
@@ -473,13 +470,73 @@ def slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / den if den else 0.0
 
 
+GOING_OUT = (common_pb2.ACTION_TYPE_KNOCK, common_pb2.ACTION_TYPE_CLAIM, common_pb2.ACTION_TYPE_CUT)
+"""A rummy player's ways out of a hand: whoever may take one does."""
+THINK_SECONDS = (0.3, 1.5)
+"""How long a person of the night looks at the table before a move."""
+FACES = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def rank_suit(card: str) -> tuple[int, str]:
+    """``10S`` → (10, "S"), ``AS`` → (1, "S"), ``12e`` → (12, "e")."""
+    face, suit = card[:-1], card[-1]
+    return FACES.get(face) or int(face), suit
+
+
+def neighbours(card: str, others: list[str]) -> int:
+    """How many of ``others`` could share a meld with ``card``: its rank, or its suit two steps away or less."""
+    rank, suit = rank_suit(card)
+    near = 0
+    for other in others:
+        r, s = rank_suit(other)
+        near += (r == rank and other != card) or (s == suit and 0 < abs(r - rank) <= 2)
+    return near
+
+
+def person_move(view: table_pb2.View, rng: random.Random) -> common_pb2.Action | None:
+    """The move a person makes from what they see, or None when nothing is theirs to do.
+
+    At rummy a person goes out whenever the table offers it (a knock, a claim, a cut), takes the discard when it
+    lets them out or joins their loose cards, and throws the loose card that joins the fewest others, so a hand
+    ends as a real one does (random moves at two people's table, once the bots have folded, never go out: the
+    stock is rebuilt from the pile for ever). Elsewhere, and in a bet or a window, any move but folding."""
+    legal = list(view.legal)
+    if not legal:
+        return None
+    pick: common_pb2.Action | None = None
+    if view.HasField("rummy"):
+        rummy = view.rummy
+        out = [a for a in legal if a.type in GOING_OUT]
+        draws = {a.source: a for a in legal if a.type == common_pb2.ACTION_TYPE_DRAW}
+        throws = [a for a in legal if a.type == common_pb2.ACTION_TYPE_DISCARD and a.cards]
+        if out:
+            pick = out[0]
+        elif draws:
+            top = rummy.pile[-1] if rummy.pile else ""
+            wanted = bool(top) and (top in rummy.outs or neighbours(top, list(rummy.loose)) >= 2)
+            pick = draws.get(common_pb2.DRAW_SOURCE_PILE if wanted else common_pb2.DRAW_SOURCE_STOCK) or next(
+                iter(draws.values()))
+        elif throws:
+            loose = list(rummy.loose)
+            spare = [a for a in throws if a.cards[0] in loose and a.cards[0] not in rummy.wilds] or throws
+            pick = min(spare, key=lambda a: (neighbours(a.cards[0], loose), rng.random()))
+    if pick is None:
+        pick = rng.choice([a for a in legal if a.type != common_pb2.ACTION_TYPE_FOLD] or legal)
+    action = common_pb2.Action()
+    action.CopyFrom(pick)
+    return action
+
+
 class Night:
     """The people of a night: players sitting, playing and leaving; watchers dropping and resuming; the lobby watched
     by its stream and asked by polling; tables closed and made; all at the pace of the room's moves."""
 
-    def __init__(self, port: int, seed: int = 78, bot_delay_ms: int = NIGHT_BOT_DELAY_MS) -> None:
+    def __init__(self, port: int, seed: int = 78, bot_delay_ms: int = NIGHT_BOT_DELAY_MS,
+                 think: tuple[float, float] = THINK_SECONDS) -> None:
         self.port = port
         self.bot_delay_ms = bot_delay_ms
+        self.think = think
+        """The least and the most seconds a person looks at the table before a move."""
         self.rng = random.Random(seed)
         self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=FAST_RECONNECT) for _ in range(4)]
         self.lobby = lobby_pb2_grpc.LobbyStub(self.channels[0])
@@ -539,8 +596,8 @@ class Night:
             self.counts["sat"] += 1
 
     async def play(self, token: str) -> None:
-        """A person at a table: reads the stream and makes a legal move when one is offered (resuming after a drop,
-        following the table where it moves)."""
+        """A person at a table: reads the stream and, after a moment's thought, makes the move a person would
+        (``person_move``: out when they can), resuming after a drop and following the table where it moves."""
         last = 0
         while True:
             try:
@@ -551,21 +608,30 @@ class Night:
                             return
                         break
                     view = msg.snapshot.view if msg.HasField("snapshot") else msg.update.view
-                    legal = [a for a in view.legal if a.type != common_pb2.ACTION_TYPE_FOLD] or list(view.legal)
-                    if legal:
-                        action = common_pb2.Action()
-                        action.CopyFrom(self.rng.choice(legal))
-                        try:
-                            await self.stub(token).Act(table_pb2.ActRequest(token=token, action=action,
-                                                                            seen_seq=last))
-                            self.counts["moves by people"] += 1
-                        except grpc.aio.AioRpcError:
-                            self.counts["moves refused"] += 1  # the table moved on first (a bot, a timer)
+                    action = person_move(view, self.rng)
+                    if action is None:
+                        continue
+                    await asyncio.sleep(self.rng.uniform(*self.think))
+                    await self.act(token, action, last)
             except grpc.aio.AioRpcError as err:
                 if err.code() == grpc.StatusCode.PERMISSION_DENIED:
                     return
             await self.locate(token)
             await asyncio.sleep(0.2)
+
+    async def act(self, token: str, action: common_pb2.Action, seen: int) -> None:
+        """A person's move; told to slow down, they wait a moment and make it again (refused otherwise: the table
+        moved on first, and the stream brings what it is now)."""
+        for _ in range(3):
+            try:
+                await self.stub(token).Act(table_pb2.ActRequest(token=token, action=action, seen_seq=seen))
+                self.counts["moves by people"] += 1
+                return
+            except grpc.aio.AioRpcError as err:
+                self.counts["moves refused"] += 1
+                if err.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                    return
+            await asyncio.sleep(1.0)
 
     async def watch(self, table_id: str) -> None:
         with contextlib.suppress(grpc.aio.AioRpcError):
@@ -673,12 +739,17 @@ def tables_by_worker(url: str) -> dict[str, int]:
 
 
 async def night(hours: float = 1.0, steps_per_hour: float = 600.0, kill_at: float = 0.5,
-                bot_delay_ms: int = NIGHT_BOT_DELAY_MS, out: Callable[[str], Any] = print) -> dict[str, Any]:
+                bot_delay_ms: int = NIGHT_BOT_DELAY_MS, out: Callable[[str], Any] = print,
+                looks: str | None = None) -> dict[str, Any]:
     """``hours`` real hours of a room at its own pace (bots at ``bot_delay_ms``): the night's comings and goings at
     ``steps_per_hour`` a real hour, table worker 1 killed -9 at ``kill_at`` hours (0: never; its replacement lives
     on). Each process's memory read every real minute; its growth a real hour after its ``FIRST_HOUR``, by least
     squares; the room's moves an hour from the server's own page; the tables each worker drives, to see them even
-    out again after the kill."""
+    out again after the kill. With ``looks``, each look (the hour, the moves so far, each process's role and memory,
+    the tables by worker) is added to that file as one JSON line as it is taken, so a night cut short has its figures
+    (``python -m bench.soak --growth FILE`` reads them)."""
+    import json
+
     samples: list[Sample] = []
     spreads: list[tuple[float, dict[str, int]]] = []
     killed_at: float | None = None
@@ -724,6 +795,10 @@ async def night(hours: float = 1.0, steps_per_hour: float = 600.0, kill_at: floa
                     with contextlib.suppress(OSError):  # the page slow to answer: the next look
                         acts = await asyncio.to_thread(acts_so_far, url)
                         spreads.append((hour, await asyncio.to_thread(tables_by_worker, url)))
+                    if looks:
+                        with open(looks, "a") as f:
+                            f.write(json.dumps({"hours": hour, "acts": acts - start_acts, "rss": samples[-1].rss,
+                                                "by_worker": spreads[-1][1] if spreads else {}}) + "\n")
                     if int(hour * 6) > int(samples[-2].hours * 6 if len(samples) > 1 else 0):
                         out(f"    … {hour * 60:.0f} min, {acts - start_acts:,.0f} moves: "
                             + ", ".join(f"{name} {kb / 1024:.0f} MB" for name, kb in sorted(samples[-1].rss.values()))
@@ -784,3 +859,40 @@ async def night(hours: float = 1.0, steps_per_hour: float = 600.0, kill_at: floa
     out(f"  the most any process grew a real hour after its first hour: {worst:+.2f} MB (mark: ≤ "
         f"{NIGHT_MARK_MB:.0f} MB: {verdict}, over the {judged} processes that lived six minutes past their first hour)")
     return {"hours": took / 3600, "worst": worst, "rate": rate, "even": even, "killed": killed_at}
+
+
+def growth(path: str, first_hour: float = FIRST_HOUR) -> list[str]:
+    """Each process's MB a real hour after its first hour, by least squares over the samples ``night`` wrote to
+    ``path`` so far (one JSON line a look): what a night cut short has measured."""
+    import json
+
+    series: dict[int, list[tuple[float, float]]] = {}
+    names: dict[int, str] = {}
+    acts: list[tuple[float, float]] = []
+    with open(path) as f:
+        for line in f:
+            look = json.loads(line)
+            acts.append((look["hours"], look["acts"]))
+            for pid, (name, kb) in look["rss"].items():
+                if kb:
+                    series.setdefault(int(pid), []).append((look["hours"], kb / 1024))
+                    names[int(pid)] = name
+    said = []
+    if len(acts) > 1:
+        span = acts[-1][0] - acts[0][0]
+        said.append(f"{span:.2f} real hours, {acts[-1][1] - acts[0][1]:,.0f} moves: "
+                    f"{(acts[-1][1] - acts[0][1]) / span if span else 0:,.0f} an hour")
+    for pid, points in sorted(series.items(), key=lambda kv: names[kv[0]]):
+        after = [(h, mb) for h, mb in points if h >= points[0][0] + first_hour]
+        tail = (f"{slope(after):+.2f} MB a real hour after its first hour, over {(after[-1][0] - after[0][0]) * 60:.0f}"
+                f" min" if len(after) >= 3 else "not yet past its first hour")
+        said.append(f"{names[pid]:<32} pid {pid}: {points[0][1]:6.1f} MB at {points[0][0] * 60:.0f} min, "
+                    f"{points[-1][1]:6.1f} at {points[-1][0] * 60:.0f} min; {tail}")
+    return said
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--growth"]:
+        print("\n".join(growth(sys.argv[2])))
+    else:
+        asyncio.run(soak(tables=50, seconds=20))
