@@ -106,11 +106,12 @@ class HandLog:
         """An action, and what else its entry names (the cards a blind play turned up...).
 
         Returns the entry's extra keys, so that what is known only later (how a claim turned
-        out) can be added to it.
+        out) can be added to it: an entry made with none keeps none (a hand's log grows with every
+        move, and rummy's hands have no end of their own), so one to be added to is made with a key.
         """
         keys = dict(extra) if extra else {}
         keys.update(more)
-        self.actions.append((seat, action, keys))
+        self.actions.append((seat, action, keys or None))
         return keys
 
     def by_dealer(self, kind: str, cards: Sequence[Card], **extra: Any) -> dict[str, Any]:

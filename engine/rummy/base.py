@@ -23,6 +23,7 @@ are in ``engine.rummy.records``.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import abstractmethod
 from collections import Counter
@@ -79,6 +80,16 @@ from cardtui.engine.rummy.records import (
     RummyWindowOpened,
     SeatStatus,
 )
+
+DRAWS = {source: Action(DRAW, value=source.value) for source in DrawSource}
+"""The two draws, one record each, as every hand's log names them: a hand the stock keeps going holds thousands."""
+
+
+@functools.cache
+def discard_of(card: Card) -> Action:
+    """The discard of ``card``, one record for every hand's log that names it (see ``DRAWS``)."""
+    return Action(DISCARD, cards=(card,))
+
 
 SHORTEST_WINDOW = 500
 """The shortest claim window, in milliseconds: a person needs about that long to see a discard."""
@@ -435,7 +446,7 @@ class RummyGame(Game[RS, RO, RummyView]):
             card = state.stock.pop()
             events.append(Event(RummyDrew(seat, source, None)))
             events.append(Event(RummyDrawnCard(seat, card), only(seat)))
-        log.act(seat, Action(DRAW, value=source.value), card=str(card))
+        log.act(seat, DRAWS[source], card=str(card))
         state.hands[seat].append(card)
         state.drawn = card
         state.phase = Phase.DISCARD
@@ -452,7 +463,7 @@ class RummyGame(Game[RS, RO, RummyView]):
         return Event(RummyStockRebuilt(len(state.stock)))
 
     def _discard(self, state: RS, seat: int, card: Card) -> list[Event]:
-        state.hand_log.act(seat, Action(DISCARD, cards=(card,)))
+        state.hand_log.act(seat, discard_of(card))
         state.hands[seat].remove(card)
         if state.known[seat][card]:
             state.known[seat][card] -= 1

@@ -310,6 +310,11 @@ MEMO_TOTAL = 16384
 """Records remembered by every memo together. Past it, a memo makes room in itself (the one a new record type
 starts takes from the largest), so the memos stop growing once the frequent types have filled theirs, not hours
 later when the rarest has."""
+MEMO_RECORD_BYTES = 2048
+"""The longest record a memo keeps. A record's size is a table's to make: a rummy seat names every card it took from
+the pile this hand, and a hand nobody ends (the stock is turned over for ever) makes those longer with every draw. A
+memo of a few thousand such records held a worker's memory growing with the hand; past this size a record is
+serialized each time it is met, and the memos hold at most ``MEMO_TOTAL`` records of at most this many bytes."""
 _MEMOS: list[collections.OrderedDict[Any, bytes]] = []
 """Every encoder's memo, so that ``forget`` reaches them all."""
 _HELD = [0]
@@ -339,13 +344,16 @@ def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable
         except TypeError:  # a record holding a mapping is not hashable: serialized each time
             return encode(key)
         if hit is None:
+            hit = encode(key)
+            if len(hit) > MEMO_RECORD_BYTES:
+                return hit
             if len(memo) >= MEMO_SIZE:
                 memo.popitem(last=False)  # the oldest, one at a time: no pause to clear a batch
             elif _HELD[0] >= MEMO_TOTAL:
                 (memo if memo else max(_MEMOS, key=len)).popitem(last=False)
             else:
                 _HELD[0] += 1
-            hit = memo[key] = encode(key)
+            memo[key] = hit
         return hit
 
     if not shared:
