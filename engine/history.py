@@ -114,6 +114,11 @@ class HandLog:
         self.actions.append((seat, action, keys or None))
         return keys
 
+    def shared(self, seat: int, action: Action, keys: Mapping[str, Any]) -> None:
+        """An action whose entry names ``keys``, a mapping many entries share and nobody changes (a draw's card):
+        kept as it is, not copied."""
+        self.actions.append((seat, action, keys))
+
     def by_dealer(self, kind: str, cards: Sequence[Card], **extra: Any) -> dict[str, Any]:
         """An entry by nobody (``seat`` null) for what the dealer does, naming the cards it moves.
 

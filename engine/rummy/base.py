@@ -27,7 +27,7 @@ import functools
 import random
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, TypeVar
 
@@ -89,6 +89,12 @@ DRAWS = {source: Action(DRAW, value=source.value) for source in DrawSource}
 def discard_of(card: Card) -> Action:
     """The discard of ``card``, one record for every hand's log that names it (see ``DRAWS``)."""
     return Action(DISCARD, cards=(card,))
+
+
+@functools.cache
+def drawn_keys(card: Card) -> Mapping[str, str]:
+    """What a draw's entry in a hand's log names, one mapping for every entry that names ``card`` (see ``DRAWS``)."""
+    return {"card": str(card)}
 
 
 SHORTEST_WINDOW = 500
@@ -446,7 +452,7 @@ class RummyGame(Game[RS, RO, RummyView]):
             card = state.stock.pop()
             events.append(Event(RummyDrew(seat, source, None)))
             events.append(Event(RummyDrawnCard(seat, card), only(seat)))
-        log.act(seat, DRAWS[source], card=str(card))
+        log.shared(seat, DRAWS[source], drawn_keys(card))
         state.hands[seat].append(card)
         state.drawn = card
         state.phase = Phase.DISCARD

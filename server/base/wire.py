@@ -315,17 +315,21 @@ MEMO_RECORD_BYTES = 2048
 the pile this hand, and a hand nobody ends (the stock is turned over for ever) makes those longer with every draw. A
 memo of a few thousand such records held a worker's memory growing with the hand; past this size a record is
 serialized each time it is met, and the memos hold at most ``MEMO_TOTAL`` records of at most this many bytes."""
+MEMO_BYTES = 4 << 20
+"""The bytes every memo holds together. Past it a memo makes room in itself, the oldest first, as past
+``MEMO_TOTAL``: records of a few hundred bytes (a hand that went on long) fill it before the count does, and the
+records each memo keeps alive, about as large as their bytes, stop growing with them."""
 _MEMOS: list[collections.OrderedDict[Any, bytes]] = []
 """Every encoder's memo, so that ``forget`` reaches them all."""
-_HELD = [0]
-"""Records the memos hold together."""
+_HELD = [0, 0]
+"""Records the memos hold together, and their bytes."""
 
 
 def forget() -> None:
     """Drop every serialized record remembered so far (for measuring from cold)."""
     for memo in _MEMOS:
         memo.clear()
-    _HELD[0] = 0
+    _HELD[0] = _HELD[1] = 0
 
 
 def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable[[Any], bytes]:
@@ -345,14 +349,19 @@ def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable
             return encode(key)
         if hit is None:
             hit = encode(key)
-            if len(hit) > MEMO_RECORD_BYTES:
+            size = len(hit)
+            if size > MEMO_RECORD_BYTES:
                 return hit
             if len(memo) >= MEMO_SIZE:
-                memo.popitem(last=False)  # the oldest, one at a time: no pause to clear a batch
+                _HELD[1] -= len(memo.popitem(last=False)[1])  # the oldest, one at a time: no pause to clear a batch
             elif _HELD[0] >= MEMO_TOTAL:
-                (memo if memo else max(_MEMOS, key=len)).popitem(last=False)
+                _HELD[1] -= len((memo if memo else max(_MEMOS, key=len)).popitem(last=False)[1])
             else:
                 _HELD[0] += 1
+            while _HELD[1] + size > MEMO_BYTES and memo:
+                _HELD[1] -= len(memo.popitem(last=False)[1])
+                _HELD[0] -= 1
+            _HELD[1] += size
             memo[key] = hit
         return hit
 

@@ -2,8 +2,8 @@
 
 The rules turn the pile over into a new stock whenever it runs out (docs/rules.md §1), so three people who never go
 out play one hand for ever. Every seat's view names each card it took from the pile this hand, so those records grow
-with every draw; the wire's memos keep none past ``MEMO_RECORD_BYTES``, and the hand's log names its draws and
-discards with one shared record each."""
+with every draw; the wire's memos keep none past ``MEMO_RECORD_BYTES`` and no more than ``MEMO_BYTES`` together, and
+the hand's log names its draws and discards with one shared record each."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import grpc
 import pytest
 import pytest_asyncio
 
-from cardtui.engine.cards import pack
-from cardtui.engine.rummy.base import DRAWS, discard_of
+from cardtui.engine.cards import pack, parse_cards
+from cardtui.engine.rummy.base import DRAWS, discard_of, drawn_keys
 from cardtui.engine.rummy.records import DISCARD, DRAW, DrawSource
 from cardtui.server.app import Running, start
 from cardtui.server.base import wire
@@ -28,6 +28,8 @@ from tests.waiting import PATIENCE
 NEVER = (common_pb2.ACTION_TYPE_KNOCK, common_pb2.ACTION_TYPE_CLAIM, common_pb2.ACTION_TYPE_FOLD)
 CAP = 160
 """The longest record the memos may keep in this test: a seat's record passes it once it took some 40 cards."""
+BUDGET = 32 << 10
+"""The bytes the memos may hold together in this test."""
 
 
 @pytest_asyncio.fixture
@@ -47,6 +49,7 @@ async def test_a_hand_nobody_ends_keeps_the_memos_within_their_bound(quick: Runn
     random.Random(1).shuffle(deck)
     monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
     monkeypatch.setattr(wire, "MEMO_RECORD_BYTES", CAP)
+    monkeypatch.setattr(wire, "MEMO_BYTES", BUDGET)
     wire.forget()
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}")
     lobby, tables = lobby_pb2_grpc.LobbyStub(channel), table_pb2_grpc.TableStub(channel)
@@ -91,8 +94,11 @@ async def test_a_hand_nobody_ends_keeps_the_memos_within_their_bound(quick: Runn
         await channel.close()
     kept = [len(b) for memo in wire._MEMOS for b in memo.values()]
     assert kept and max(kept) <= CAP, max(kept)
+    assert [len(kept), sum(kept)] == wire._HELD
+    assert sum(kept) <= BUDGET + CAP * len(wire._MEMOS)  # each memo may hold one record past the budget
     log = quick.room.tables[made.table.id].match.state.hand_log  # type: ignore[union-attr]
-    draws = [a for _, a, _ in log.actions if a is not None and a.type == DRAW]
+    draws = [(a, extra) for _, a, extra in log.actions if a is not None and a.type == DRAW]
     discards = [(a, extra) for _, a, extra in log.actions if a is not None and a.type == DISCARD]
-    assert draws and all(a is DRAWS[DrawSource(a.value)] for a in draws)
+    assert draws and all(a is DRAWS[DrawSource(a.value)] and extra is drawn_keys(parse_cards(extra["card"])[0])
+                         for a, extra in draws)
     assert discards and all(a is discard_of(a.cards[0]) and extra is None for a, extra in discards)
