@@ -29,6 +29,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import os
+import tempfile
 import time
 
 from cardtui.sim import simulate, versus_random
@@ -114,7 +116,9 @@ def soak_section(quick: bool) -> None:
           "every game at every level, people sitting and leaving, streams dropped and resumed, the lobby watched and "
           "asked, tables closed and made, table worker 1 killed -9 halfway; each process's memory, its growth a real "
           "hour after its first hour")
-    asyncio.run(night(hours=hours, kill_at=hours / 2))
+    looks = os.path.join(tempfile.gettempdir(), f"cardtui-night-{os.getpid()}.jsonl")
+    print(f"   each look written to {looks} as it is taken (python -m bench.soak --growth {looks})")
+    asyncio.run(night(hours=hours, kill_at=hours / 2, looks=looks))
 
 
 def guests_section(quick: bool) -> None:
