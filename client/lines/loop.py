@@ -149,6 +149,9 @@ class Seat:
     """This turn of the player's was said (a claim window they can only let go is not, at the terse level)."""
     verdicts: list[Verdict] = field(default_factory=list)
     """The fair-deal checks of the hands finished here, for ``deal``."""
+    turn_hand: int = -1
+    """The hand whose turn was last said at the terse level: its later turns are said by their choices alone (the
+    bell rings as each begins), "Your turn" once a hand."""
     numbered: set[str] = field(default_factory=set)
     """The kinds of action whose numbers were said at this table: a terse turn says them by their word alone
     (enter, or ``actions``, says every number again)."""
@@ -615,8 +618,14 @@ class LineRoom:
             at.numbered |= told(offered)
             drew = at.narrator.drew_turn(model, choices)
             cards = "" if drew else at.narrator.hand_unheard(model, at.slots)
-            self.say(drew or (_("Your turn, with {cards}: {choices}.").format(cards=cards, choices=choices) if cards
-                              else _("Your turn: {choices}.").format(choices=choices)))
+            hand = model.view.hand if model.view is not None else 0
+            if drew or cards:
+                self.say(drew or _("Your turn, with {cards}: {choices}.").format(cards=cards, choices=choices))
+            elif at.turn_hand == hand:
+                self.say(f"{choices[:1].upper()}{choices[1:]}.")  # a later turn of the hand: the bell, its choices
+            else:
+                self.say(_("Your turn: {choices}.").format(choices=choices))
+            at.turn_hand = hand
             return
         if with_hand and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
             self.say(hand_words(model, at.slots))

@@ -171,8 +171,9 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
     assert "Fair deal." in short and not any(s.startswith("Fair deal.") for s in long), "one short sentence"
     assert any("fair deal (" in s for s in long), "verbose says the check whole"
     assert "fair deal (" in terse.heard.said[n], "the deal command says the check whole"
-    assert not any(s.startswith("Your turn: Pass") and "," not in s for s in short), \
-        "a window she can only let go is not a turn"
+    turns = [s for i, s in enumerate(terse.heard.said[:ends[0]]) if i in terse.heard.turns and i not in terse.replies]
+    assert turns and not any(re.fullmatch(r"(Your turn: )?Pass( \d+)?\.", s) for s in turns), \
+        ("a window she can only let go is not a turn", turns)
     assert any(s.startswith("Your turn: Pass, 15") for s in long), "verbose says the windows, as before"
     assert any(re.match(r"[^;]+, [^;]+ \w+; ", s) for s in short), "the others' discards, one line a round"
     assert not any(re.search(r"\b(ace|[2-9]|10|jack|queen|king) of ", s) for s in short), "cards named short"
@@ -442,7 +443,7 @@ def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Your turn, with 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn: Pass, Bet 2.", "the card said once, the numbers known"
+    assert heard.said[-1] == "Pass, Bet 2.", "the card said once, the numbers known; a later turn by its choices"
 
 
 def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_all() -> None:
@@ -498,7 +499,7 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
     room._say_turn(at)
     assert heard.said[-1] == "You draw 9 diamonds, number 3; discard 1 to 11."
     room._say_turn(at)
-    assert heard.said[-1] == "Your turn: discard.", "the card said once, the numbers known"
+    assert heard.said[-1] == "Discard.", "the card said once, the numbers known; the hand's later turn by its choice"
     verbose = Narrator(Level.VERBOSE)
     assert told(verbose, at.model, drawn) == ["You draw 9 of diamonds from the stock."]
 
@@ -601,7 +602,12 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     first = heard.said[-1]
     assert first == "Your turn, with 4 clubs, 7 hearts and ace spades: play 1 to 3, Truco! 7.", first
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn: play, Truco!", "the numbers never move: said once"
+    assert heard.said[-1] == "Play, Truco!", "the numbers never move: said once; a later turn by its choices"
+    view = at.model.view
+    assert view is not None
+    view.hand += 1
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn: play, Truco!", "a hand's first turn is said as one"
     room._say_turn(at, again=True)  # enter
     assert heard.said[-1].startswith("Your turn: play, 1 to 3, in this order: 4 of clubs"), heard.said[-1]
     assert heard.said[-1].endswith("Truco!, 7."), heard.said[-1]
