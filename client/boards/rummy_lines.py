@@ -6,7 +6,8 @@ A Chinchón hand ends in a count rather than a winner: the close is said as it c
 down."), the count with the hand's result, once the view after it holds every seat's points ("Chinchón! bia minus
 ten, you +7, caio 3 has +4; you 30, with 70 left, bia 5, caio 3 has 44."): what each seat's cards outside melds
 added, the closer's first (minus ten with all seven melded), then every seat's points, the player's first with the
-points they may still take before the target puts them out."""
+points they may still take before the target puts them out. A hand nobody closed before the rebuilt stock ran out
+is said void, with the points as they stand."""
 
 from __future__ import annotations
 
@@ -64,6 +65,8 @@ def counted(model: TableModel) -> str:
 def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str]) -> str:
     assert isinstance(body, table_pb2.HandEnded)
     count = counted(model) if closes(model) else ""
+    if closes(model) and not count and not body.HasField("winner") and not any(body.deltas):
+        count = _("Void hand: the stock ran out twice and nobody closed")  # nobody scores (docs/rules.md §6)
     won = "; ".join(pots) if pots else count or _won(model, body)
     return result_said(won, model, RUMMY)
 

@@ -758,3 +758,22 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
             assert "7" in said[0] and "bate" not in said[0], said
             assert "47" in said[1] and "53" in said[1] and "10" not in said[1], "minus ten in words"
             assert not any(runs_of_numbers(s) for s in said), said
+
+
+def test_a_void_chinchon_hand_is_said_void_with_the_points_as_they_stand() -> None:
+    """A Chinchón hand nobody closed before the rebuilt stock ran out scores nothing: its result says it is void
+    and why, then the points, the player's first with what they may still take; in every language, with no two
+    numbers in a row, where it was "The hand is over" with no reason."""
+    m = chinchon_model()
+    void = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(deltas=[0, 0, 0, 0]))
+    terse = Narrator(Level.TERSE)
+    said = told(terse, m, void) + terse.after_view(m)
+    assert said == ["Void hand: the stock ran out twice and nobody closed; you 30, with 70 left, bia 0, caio 44, "
+                    "dan 5."], said
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            narrator = Narrator(Level.TERSE)
+            heard = told(narrator, m, void) + narrator.after_view(m)
+            assert len(heard) == 1 and "30" in heard[0] and "70" in heard[0], heard
+            assert heard[0].split(":")[0] in ("Mão anulada", "Mano nula"), heard
+            assert not any(runs_of_numbers(s) for s in heard), heard
