@@ -28,8 +28,11 @@ def _sides(model: TableModel) -> list[Side]:
     if view is None or view.WhichOneof("game") != "rummy":
         return []
     if closes(model):  # points against, from 0: out once past the target, and the player told what is left
-        out = seats(model, [(s.seat, s.score, s.status == rummy_pb2.RUMMY_SEAT_STATUS_OUT) for s in view.rummy.seats])
+        gone = {s.seat for s in view.rummy.seats if s.status == rummy_pb2.RUMMY_SEAT_STATUS_OUT}
+        out = seats(model, [(s.seat, s.score, s.seat in gone) for s in view.rummy.seats])
         target = view.rummy.table.target
+        if model.seat in gone:  # past the target for good: nothing is left to take
+            return [Side(s.name, s.total, s.mine, _("you {n}, out")) if s.mine else s for s in out]
         return [Side(s.name, s.total, s.mine, _("you {n}, with {left} left").format(
             n="{n}", left=max(0, target - s.total))) if s.mine and target else s for s in out]
     return seats(model, [(s.seat, s.score, s.score <= 0) for s in view.rummy.seats])

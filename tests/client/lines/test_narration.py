@@ -777,3 +777,21 @@ def test_a_void_chinchon_hand_is_said_void_with_the_points_as_they_stand() -> No
             assert len(heard) == 1 and "30" in heard[0] and "70" in heard[0], heard
             assert heard[0].split(":")[0] in ("Mão anulada", "Mano nula"), heard
             assert not any(runs_of_numbers(s) for s in heard), heard
+
+
+def test_a_chinchon_player_out_for_good_hears_their_points_as_out_not_what_is_left() -> None:
+    """Past the target with no reenganche left, the player's points are said with "out", where "with 0 left" told
+    them nothing; their own total stays in every result."""
+    m = chinchon_model()
+    view = m.view
+    assert view is not None
+    view.rummy.seats[0].score = 105
+    view.rummy.seats[0].status = rummy_pb2.RUMMY_SEAT_STATUS_OUT
+    void = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(deltas=[0, 0, 0, 0]))
+    terse = Narrator(Level.TERSE)
+    said = told(terse, m, void) + terse.after_view(m)
+    assert said == ["Void hand: the stock ran out twice and nobody closed; you 105, out, bia 0, caio 44, dan 5."], said
+    with speaking("es"):
+        narrator = Narrator(Level.TERSE)
+        heard = told(narrator, m, void) + narrator.after_view(m)
+        assert "tú 105, fuera" in heard[0], heard
