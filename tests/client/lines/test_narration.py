@@ -726,8 +726,8 @@ def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:
 
 def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the_points_left() -> None:
     """A Chinchón hand ends in a close and a count, not a knock: the close with the card laid face down; the count
-    with the result, once the view after it holds the points (what each seat's cards outside melds add, the closer's
-    minus ten with all seven melded), then every seat's points, the player's first with what they may still take
+    with the result, once the view after it holds the points (what the closer's cards outside melds add, minus ten
+    with all seven melded, and the player's), then every seat's points, the player's first with what they may still take
     before the target puts them out; a chinchón said as such. In every language, with no two numbers in a row."""
     m = chinchon_model()
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["1c", "2c", "3c"])],
@@ -739,12 +739,11 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[17, 1, 4, -10]))
     after = chinchon_counted(m)
     assert told(terse, after, ended) == []
-    assert terse.after_view(after) == ["dan minus ten, you +17, bia +1, caio +4; you 47, with 53 left, bia 1, "
-                                       "caio 48, dan -5."]
+    assert terse.after_view(after) == ["dan minus ten, you +17; you 47, with 53 left, bia 1, caio 48, dan -5."], \
+        "the closer's count and the player's: the others' are in their totals"
     mine = chinchon_counted(chinchon_model(seat=3), chinchon=True)
     told(terse, mine, ended)
-    assert terse.after_view(mine) == ["Chinchón! you minus ten, ana +17, bia +1, caio +4; you -5, with 105 left, "
-                                      "ana 47, bia 1, caio 48."]
+    assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, with 105 left, ana 47, bia 1, caio 48."]
     assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close with 7 swords face down."]
     stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
         type=common_pb2.ACTION_TYPE_PASS)))
@@ -795,3 +794,23 @@ def test_a_chinchon_player_out_for_good_hears_their_points_as_out_not_what_is_le
         narrator = Narrator(Level.TERSE)
         heard = told(narrator, m, void) + narrator.after_view(m)
         assert "tú 105, fuera" in heard[0], heard
+
+
+def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_and_discards() -> None:
+    """Out of the match for good, the player decides nothing: the others' draws, discards, the card turned up and a
+    rebuilt stock are not said (the closes and the results are), where they took longer than the hands."""
+    m = chinchon_model()
+    view = m.view
+    assert view is not None
+    view.rummy.seats[0].score = 105
+    view.rummy.seats[0].status = rummy_pb2.RUMMY_SEAT_STATUS_OUT
+    terse = Narrator(Level.TERSE)
+    quiet = [rummy(drew=rummy_pb2.RummyDrew(seat=1, source=common_pb2.DRAW_SOURCE_STOCK)),
+             rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="7e")),
+             rummy(chinchon_up=rummy_pb2.ChinchonUp(card="4c")),
+             rummy(stock_rebuilt=rummy_pb2.RummyStockRebuilt(stock=9))]
+    assert [s for e in quiet for s in told(terse, m, e)] == []
+    close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, discard="7o"))
+    assert told(terse, m, close) == ["dan closes with 7 coins face down."]
+    assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["4 cups is turned up to start the pile."], \
+        "in the match, said"
