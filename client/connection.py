@@ -25,6 +25,7 @@ import grpc
 
 from cardtui import __version__
 from cardtui.client import versions
+from cardtui.client.sealed_seat import SealedSeat
 from cardtui.client.stay import Stay
 from cardtui.fair import Chain
 from cardtui.i18n import _, render
@@ -37,6 +38,7 @@ from cardtui.v1 import (
     lobby_pb2_grpc,
     players_pb2,
     replay_pb2,
+    sealed_pb2,
     table_pb2,
     table_pb2_grpc,
 )
@@ -378,7 +380,9 @@ class Connection:
     passwords: dict[str, str] = field(default_factory=dict)
     """Passwords this client typed (creating a table or at a prompt) that a table took: not asked again."""
     cuts: set[asyncio.Task[None]] = field(default_factory=set, repr=False)
-    """Seeds on their way to a table (fair deals), held until they are answered."""
+    """Seeds on their way to a table (fair deals), and sealed steps, held until they are answered."""
+    seals: dict[str, asyncio.Task[None]] = field(default_factory=dict, repr=False)
+    """Each seat token's last sealed steps on their way: the next wait for them, so steps go in order."""
     identity: Identity | None = None
     """The player's key: with it the name is proved (and remembered); without, a guest."""
     session: str = ""
@@ -659,6 +663,33 @@ class Connection:
         self.cuts.add(task)
         task.add_done_callback(self.cuts.discard)
 
+    async def seal(self, token: str, request: sealed_pb2.SealRequest) -> int:
+        """A sealed table's step for this seat (``client.sealed_seat``); the last event's number it made."""
+        sent = sealed_pb2.SealRequest()
+        sent.CopyFrom(request)
+        sent.token = token
+        return (await self._at_table(token, lambda table: table.Seal(sent, timeout=self.patience))).seq
+
+    def _seal_soon(self, token: str, requests: list[sealed_pb2.SealRequest], sealed: SealedSeat) -> None:
+        """The steps a sealed hand asks of this seat, sent in order (after any still on their way): a step the
+        table refuses (made already, before a drop) changes nothing there, and is said to ``sealed``."""
+        before = self.seals.get(token)
+
+        async def send() -> None:
+            if before is not None:
+                with contextlib.suppress(Exception):
+                    await before
+            for request in requests:
+                try:
+                    await self.seal(token, request)
+                except grpc.aio.AioRpcError as err:
+                    sealed.refused.append(err.details() or "")
+
+        task = asyncio.create_task(send())
+        self.seals[token] = task
+        self.cuts.add(task)
+        task.add_done_callback(self.cuts.discard)
+
     async def list_hands(self, table_id: str, token: str = "", password: str = "") -> replay_pb2.ListHandsResponse:
         request = replay_pb2.ListHandsRequest(table_id=table_id, token=token, password=password)
         return await self.asking(lambda patience: self.lobby.ListHands(request, timeout=2 * patience))
@@ -702,7 +733,7 @@ class Connection:
 
     async def follow(
         self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,
-        fair: FairDeals | None = None, after_seq: int = 0,
+        fair: FairDeals | None = None, after_seq: int = 0, sealed: SealedSeat | None = None,
     ) -> AsyncIterator[table_pb2.TableMessage]:
         """The table's messages for ever, resubscribing after drops from the last seq seen (at first
         ``after_seq``: a client that saw the table up to there before gets what it missed since).
@@ -722,7 +753,7 @@ class Connection:
                 self.stay = Stay(self.target)
             fair.stay = self.stay
         try:
-            async with contextlib.aclosing(self._follow(token, on_retry, max_backoff, fair, last)) as messages:
+            async with contextlib.aclosing(self._follow(token, on_retry, max_backoff, fair, last, sealed)) as messages:
                 async for msg in messages:
                     yield msg
         finally:
@@ -730,7 +761,8 @@ class Connection:
                 fair.close()
 
     async def _follow(self, token: str, on_retry: Callable[[float], None] | None, max_backoff: float,
-                      fair: FairDeals | None, last: int) -> AsyncGenerator[table_pb2.TableMessage, None]:
+                      fair: FairDeals | None, last: int, sealed: SealedSeat | None = None,
+                      ) -> AsyncGenerator[table_pb2.TableMessage, None]:
         backoff = 0.2
         dropped = False
         while True:
@@ -756,6 +788,10 @@ class Connection:
                     if fair is not None:
                         for hand, seed in fair.feed(msg):
                             self._cut_soon(token, hand, seed, fair)
+                    if sealed is not None:
+                        due = sealed.feed(msg)
+                        if due:
+                            self._seal_soon(token, due, sealed)
                     yield msg
             except grpc.aio.AioRpcError as err:
                 if err.code() not in RETRYABLE:
