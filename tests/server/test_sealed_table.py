@@ -6,6 +6,7 @@ same choices. Before any card is played, nothing the host holds (its store, the 
 from __future__ import annotations
 
 import asyncio
+import socket
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -158,7 +159,8 @@ async def play_hand(players: list[Player], done: Callable[[], bool]) -> list[Cho
 
 def open_table(dealer: int, dealt: dict[int, list[str]], said: list[Choice]) -> list[int]:
     """The open table with the same cards and the same choices: its scores (a show is the engine's own there)."""
-    st, _ = ARGENTINO.resume(ARGENTINO.options({}), [SeatInfo(i, f"p{i}", i % 2) for i in range(2)], [0, 0], dealer,
+    n = len(dealt)
+    st, _ = ARGENTINO.resume(ARGENTINO.options({}), [SeatInfo(i, f"p{i}", i % 2) for i in range(n)], [0] * n, dealer,
                              1, 7)
     for seat, cards in dealt.items():
         st.give(seat, [Card.parse(c) for c in cards])
@@ -181,12 +183,13 @@ def store_text(path: Path) -> str:
     return "\n".join(out)
 
 
+@pytest.mark.parametrize("seats", [2, 4])
 async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_scores_it(
-    one_process: Running, tmp_path: Path,
+    one_process: Running, tmp_path: Path, seats: int,
 ) -> None:
     running = one_process
-    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
-    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    table_id = await create(running, game="truco_argentino", seats=seats, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")[:seats]]
     readers = [asyncio.create_task(follow(p)) for p in players]
     try:
         await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None,
@@ -206,7 +209,7 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
                 assert scalar_bytes(mine.secrets.card_key(place)).hex() not in text  # its own key never left
             assert mine.secrets.secret.hex() not in text
         cards = {p.seat: p.sealed.dealt() for p in players}
-        assert len({c for hand in cards.values() for c in hand}) == 6  # six different cards
+        assert len({c for hand in cards.values() for c in hand}) == 3 * seats  # all different
         for p in players:
             for other in players:
                 if other is not p:  # nobody opens another's cards
@@ -227,3 +230,80 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
             r.cancel()
         for p in players:
             await p.conn.close()
+
+
+async def test_a_client_that_restarts_mid_hand_plays_on_with_its_keys_from_its_disk(
+    one_process: Running, tmp_path: Path,
+) -> None:
+    """A person's client goes away after the deal (its process gone, its memory with it) and a new one, with the
+    same folder, follows the table again: the hand's replay and the secrets on its disk give it the same cards, and
+    the hand plays to its end. The secrets' file is the person's alone (0600)."""
+    running = one_process
+    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    try:
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        before = players[1].sealed.dealt()
+        files = list((tmp_path / "bia").iterdir())
+        assert files and all(f.stat().st_mode & 0o777 == 0o600 for f in files)
+        readers[1].cancel()
+        await players[1].conn.close()
+        conn = Connection.open(f"127.0.0.1:{running.port}")
+        keys = SealedKeys(tmp_path / "bia")
+        again = Player("bia", conn, players[1].token, players[1].seat, SealedSeat(conn.target, keys))
+        players[1] = again
+        readers[1] = asyncio.create_task(follow(again))
+        await eventually(lambda: (again.sealed.dealt() == before and again.sealed.ready) or None,
+                         "the same cards, opened again from the replay and the disk")
+        said = await play_hand(players, lambda: all(p.ended for p in players))
+        assert any(a.type == "play" and seat == again.seat for seat, a in said)
+        dealer = players[0].sealed.layout.dealer  # type: ignore[union-attr]
+        cards = {p.seat: p.sealed.dealt() for p in players}
+        table = running.room.tables[table_id]
+        assert open_table(dealer, cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
+        assert not again.sealed.named
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+
+
+async def test_a_sealed_hand_resumes_after_its_server_restarts_from_a_journal_opening_no_card(tmp_path: Path) -> None:
+    """The server stops mid-hand, after the deal, and starts again on the same store: the table
+    deals on from its journal (the same locked cards; nothing in it opens one), the clients follow it again, and the
+    hand plays to its end as the open table scores it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = tmp_path / "store.db"
+    running = await start("127.0.0.1", port, db, bot_delay=0.01, next_hand_delay=60.0, cut_window=1.0)
+    players: list[Player] = []
+    readers: list[asyncio.Task[None]] = []
+    try:
+        table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+        players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+        readers = [asyncio.create_task(follow(p)) for p in players]
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        cards = {p.seat: p.sealed.dealt() for p in players}
+        text = store_text(db)
+        for p in players:
+            assert p.sealed.mine is not None and p.sealed.mine.secrets.secret.hex() not in text
+        await running.stop(grace=0.1)
+        running = await start("127.0.0.1", port, db, bot_delay=0.01, next_hand_delay=60.0, cut_window=1.0)
+        table = running.room.tables[table_id]
+        assert table.sealed is not None and table.sealed.hand is not None and table.sealed.hand.ready
+        assert table.sealed.hand.ledger is not None and not table.sealed.hand.ledger.opened
+        said = await play_hand(players, lambda: all(p.ended for p in players))
+        assert {p.seat: p.sealed.dealt() for p in players} == cards
+        dealer = players[0].sealed.layout.dealer  # type: ignore[union-attr]
+        assert open_table(dealer, cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None and replay(history["sealed"]).cheat is None
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+        await running.stop(grace=0.1)
