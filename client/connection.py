@@ -382,6 +382,11 @@ class Connection:
     cuts: set[asyncio.Task[None]] = field(default_factory=set, repr=False)
     """Seeds on their way to a table (fair deals), and sealed steps, held until they are answered."""
     seals: dict[str, asyncio.Task[None]] = field(default_factory=dict, repr=False)
+    on_host: bool = False
+    """This client runs on the host's machine (a browser guest's): it says so when it sits (a sealed table refuses
+    it, since the host could read its cards)."""
+    sealed_seats: dict[str, SealedSeat] = field(default_factory=dict, repr=False)
+    """Each seat token's part of its sealed table (``follow``'s ``sealed``): its cards move with their keys."""
     """Each seat token's last sealed steps on their way: the next wait for them, so steps go in order."""
     identity: Identity | None = None
     """The player's key: with it the name is proved (and remembered); without, a guest."""
@@ -541,7 +546,7 @@ class Connection:
 
         async def once(session: str) -> lobby_pb2.JoinResponse:
             request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session,
-                                                 invite=invite, pledge=chain.pledge)
+                                                 invite=invite, pledge=chain.pledge, on_host=self.on_host)
             return self._route(await self.lobby.JoinTable(request, timeout=self.patience))
 
         joined = await self._as_player(name, once)
@@ -624,6 +629,10 @@ class Connection:
 
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
         """The move, made; its event's number. Sent again while its table is away (``ACT_PATIENCE``)."""
+        sealed = self.sealed_seats.get(token)
+        step = sealed.step_for(action) if sealed is not None else None
+        if step is not None:  # a sealed table's card: played or shown with its keys
+            return await self.seal(token, step)
         request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
         loop = asyncio.get_running_loop()
         give_up = loop.time() + ACT_PATIENCE
@@ -747,6 +756,8 @@ class Connection:
         the stream opens again there: a table whose process stopped comes back on another.
         """
         last = after_seq
+        if sealed is not None:
+            self.sealed_seats[token] = sealed
         if fair is not None:
             fair.chain = self.chains.get(token)
             if self.stay is None:

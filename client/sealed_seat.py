@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.sealed.deck import Hand, Lock, SeatSecrets
@@ -28,7 +29,7 @@ from cardtui.sealed.plan import Dealing, Layout
 from cardtui.sealed.proofs import Proof
 from cardtui.sealed.seat import SeatHand
 from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from
-from cardtui.v1 import sealed_pb2, table_pb2
+from cardtui.v1 import common_pb2, sealed_pb2, table_pb2
 
 DEALING = {"round": Dealing.ROUND, "blocks": Dealing.BLOCKS}
 
@@ -76,6 +77,7 @@ class SealedSeat:
             if msg.snapshot.HasField("seat"):
                 self.seat = msg.snapshot.seat
             self.table = msg.snapshot.table.id or self.table
+            self.fill(msg.snapshot.view)
             return []
         if not msg.HasField("update"):
             return []
@@ -85,7 +87,40 @@ class SealedSeat:
                     self._event(event.sealed)
                 except Cheat as cheat:  # what the table will name too (its ledger checks the same)
                     self.named.append(str(cheat))
+        if msg.update.HasField("view"):
+            self.fill(msg.update.view)
         return self._due()
+
+    def fill(self, view: table_pb2.View) -> None:
+        """The table's view as this seat sees it: the server's, which holds none of this seat's cards, with the
+        cards this client opened (``cards``), and a card to play offered once for each of them, the cards to show
+        for a claim once for each set that could make it (the table judges which does). Every screen and the line
+        mode read the table from this view alike."""
+        if not view.HasField("truco") or self.seat is None or view.you != self.seat or self.mine is None:
+            return
+        own = self.own_cards()
+        if not view.truco.cards and own:
+            view.truco.cards.extend(card for _, card in sorted(own.items()))
+        legal: list[common_pb2.Action] = []
+        for action in view.legal:
+            if action.type == common_pb2.ACTION_TYPE_PLAY and not action.cards:
+                legal += [common_pb2.Action(type=action.type, cards=[card]) for _, card in sorted(own.items())]
+            elif action.type == common_pb2.ACTION_TYPE_SHOW and not action.cards:
+                legal += [common_pb2.Action(type=action.type, cards=cards) for cards in self._shows()]
+                legal.append(action)  # showing none: the claim is lost
+            else:
+                legal.append(action)
+        del view.legal[:]
+        view.legal.extend(legal)
+
+    def _shows(self) -> list[list[str]]:
+        """The sets of this seat's cards a claim could be shown with: two of a suit or all three (an envido of a
+        suit, a flor), or one card when no two share a suit (docs/rules.md)."""
+        dealt = self.dealt()
+        same = [list(pair) for pair in combinations(dealt, 2) if pair[0][-1] == pair[1][-1]]
+        if len(dealt) == 3 and len({c[-1] for c in dealt}) == 1:
+            return [*same, dealt]
+        return same or [[card] for card in dealt]
 
     def _event(self, ev: sealed_pb2.SealedEvent) -> None:
         kind = ev.WhichOneof("body")
@@ -225,6 +260,17 @@ class SealedSeat:
         places = [self._place(card, played=True) for card in cards]
         return sealed_pb2.SealRequest(hand=self.number, show=sealed_pb2.SealShow(
             cards=[opening_message(self.mine.opening(p)) for p in places]))
+
+    def step_for(self, action: common_pb2.Action) -> sealed_pb2.SealRequest | None:
+        """The step that makes ``action`` at this sealed table (a card played or cards shown, with their keys), or
+        None for an action that moves no card (a call, an answer, a count said), sent as any other."""
+        if self.mine is None:
+            return None
+        if action.type == common_pb2.ACTION_TYPE_PLAY and len(action.cards) == 1:
+            return self.opening(action.cards[0])
+        if action.type == common_pb2.ACTION_TYPE_SHOW:
+            return self.showing(list(action.cards))
+        return None
 
     def _place(self, card: str, played: bool = False) -> int:
         if self.mine is None or self.seat is None:

@@ -188,7 +188,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             raise InvalidArgument("A pledge is {n} bytes: the first value of the seat's chain (docs/deal.md).",
                                   n=SEED_BYTES)
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
-                                            request.session, request.invite, bytes(request.pledge) or None)
+                                            request.session, request.invite, bytes(request.pledge) or None,
+                                            on_host=request.on_host)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=wire.table_summary(grant.table.summary()),
                                      first_seq=first)

@@ -650,9 +650,14 @@ class Room:
         return self.table(table_id)  # still open after the wait
 
     async def join(self, table_id: str, name: str, seat: int, password: str, session: str = "",
-                   invite: str = "", pledge: bytes | None = None) -> tuple[str, Pass]:
-        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
+                   invite: str = "", pledge: bytes | None = None, on_host: bool = False) -> tuple[str, Pass]:
+        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved; none at a
+        sealed table for a client that runs on the host (a browser guest's)."""
         table = await self.unlocked(table_id, password, invite)
+        if on_host and table.sealed is not None:
+            raise FailedPrecondition("A browser guest cannot sit at a sealed table: its client runs on the host's "
+                                     "machine, which could read its cards. Sit from your own terminal (cardtui "
+                                     "connect), or watch.")
         if seat < -1:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         name, player = self.players.who(session, name)
