@@ -17,6 +17,7 @@ import pytest
 import pytest_asyncio
 
 from cardtui.client.connection import Connection
+from cardtui.client.fairness import FairDeals
 from cardtui.client.models import action_name
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
@@ -74,7 +75,7 @@ async def sit(running: Running, table_id: str, name: str, root: Path) -> Player:
 
 
 async def follow(player: Player) -> None:
-    async for msg in player.conn.follow(player.token, sealed=player.sealed):
+    async for msg in player.conn.follow(player.token, fair=FairDeals(), sealed=player.sealed):  # (it cuts too)
         if msg.HasField("snapshot"):
             player.view = msg.snapshot.view
         elif msg.HasField("update"):
