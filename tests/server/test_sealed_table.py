@@ -341,3 +341,30 @@ async def test_the_turn_clock_plays_a_gone_seats_card_face_down_and_never_opens_
             r.cancel()
         for p in players:
             await p.conn.close()
+
+
+async def test_the_next_hand_is_sealed_again_with_the_boxes_already_shown(tmp_path: Path) -> None:
+    """After a sealed hand the next is named with every seat's box point (nobody pledges again), dealt afresh by
+    the seats' new secrets, and each client forgets the last hand's."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=1.0)
+    players: list[Player] = []
+    readers: list[asyncio.Task[None]] = []
+    try:
+        table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+        players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+        readers = [asyncio.create_task(follow(p)) for p in players]
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the first cards")
+        first = players[0].sealed.number
+        await play_hand(players, lambda: all(p.ended for p in players))
+        await eventually(lambda: all(p.sealed.number > first and len(p.sealed.own_cards()) == 3 for p in players)
+                         or None, "the next hand's cards")
+        assert players[0].events.count("pledges") == 1 and players[0].events.count("hand_named") == 2
+        assert all(not p.sealed.named for p in players)
+        assert SealedKeys(tmp_path / "ana").keys(players[0].conn.target, table_id, first) == {}  # forgotten
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+        await running.stop(grace=0.1)
