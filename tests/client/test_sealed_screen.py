@@ -65,8 +65,11 @@ async def test_a_sealed_hand_played_by_keys_shows_the_cards_its_own_client_opene
                         await bia.conn.seal(bia.token, step)
                         await until(pilot, lambda s=seq: bia.seq != s, "bia's card taken")
                         continue
-                await until(pilot, lambda: bia.ended or bool(screen.model.legal) or bool(bia.view and bia.view.legal
-                            and bia.seat in bia.view.to_act), "someone's turn")
+                at = (screen.model.seq, bia.seq)
+                await until(pilot, lambda at=at: bia.ended or (screen.model.seq, bia.seq) != at,  # type: ignore[misc]
+                            lambda: f"the table to move on (ana may {[action_name(a) for a in screen.model.legal]}, "
+                                    f"to act {list(screen.model.view.to_act) if screen.model.view else None}; "
+                                    f"bia's view {list(bia.view.to_act) if bia.view else None})")
             assert plays >= 2
             opened = server.store.hands.last_hand(table_id)
             assert opened is not None
