@@ -230,24 +230,6 @@ def test_in_minitrucos_house_a_refusal_hands_the_call_to_the_partner() -> None:
     assert both.done and both.pts == [0, 1]  # the team runs when both refuse
 
 
-def test_the_houses_answerer_in_hards_model_accepts_on_the_zap_where_the_odds_say_refuse() -> None:
-    from cardtui.engine.truco.bots.sim import ACCEPT, CALL, MINITRUCO, REFUSE, Policy, Sim, Table
-
-    s = Sim(Table(4, (1, 2, 3, 0), 1, True, False, False, 12, False, 1, MINITRUCO))
-    s.hands = [[1, 2], [9, 8], [14, 1], [7, 6]]
-    s.res = [1]  # seat 1's team took the first trick
-    s.order = [1, 2, 3, 0]
-    s.apply(1, (CALL, 0))  # and calls truco: seat 2 answers first, holding the zap and a four
-    odds_only = Policy(True, random.Random(0), accept_at=0.5)
-    assert odds_only.hand_odds(s, 2) < 0.5 and odds_only.decide(s, 2) == (REFUSE, 0)
-    house = Policy(True, random.Random(0), accept_at=0.5, accept_top=14)
-    assert house.decide(s, 2) == (ACCEPT, 0)
-    s.apply(2, (REFUSE, 0))  # seat 0, with no zap and poor odds, refuses by either policy
-    assert house.decide(s, 0) == (REFUSE, 0)
-    s.hands[0] = [13, 1]  # a lesser manilha is answered by the odds
-    assert house.decide(s, 0) == (REFUSE, 0)
-
-
 def test_hard_told_its_partner_refused_reads_the_partner_as_weak() -> None:
     from cardtui.engine.truco.bots.sim import MINITRUCO
     from cardtui.engine.truco.bots.worlds import Knowledge

@@ -127,7 +127,7 @@ class Searcher:
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
                  referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
-                 raise_at: float = MODEL_RAISE, accept_top: int | None = None) -> None:
+                 raise_at: float = MODEL_RAISE) -> None:
         self.view = view
         self.referee = referee
         """How the table takes an answer to a truco (``sim.Referee``): the model plays it out so."""
@@ -144,10 +144,8 @@ class Searcher:
         self.you = view.you if view.you is not None else 0
         self.team = self.you & 1
         self.paulista = view.paulista is not None
-        self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at,
-                             accept_top=accept_top)
-        """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco,
-        ``accept_top``: the card from which it accepts whatever those odds (``sim.Policy``)."""
+        self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at)
+        """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
         self.values: list[float] = []
 
     # -- the decision ----------------------------------------------------------------------
@@ -598,24 +596,13 @@ HOUSE_READ = (0.3, 0.05)
 The players hard meets there call for value: their trucos accepted won 72% of the hands, their raises 88%."""
 
 
-HOUSE_TOP = 14
-"""Where a call is put to both partners, each of the model's answerers also accepts holding the 4 of clubs (the zap,
-strength 14: ``sim.Policy.accept_top``) whatever the odds of its hand. MiniTruco's players answer by their best
-card: on seed 11 a team holding the zap accepted 92–100% of hard's trucos (Gasparotto and Sellani alike), in the
-second trick after losing the first as well, where the odds of its hand say refuse, and raised half of them; these
-were hard's costliest calls against both (−1.9 and −2.3 points a call in the second trick). Taken from the first
-manilha (11) instead, the model gave up the trucos Gasparotto refuses holding a lesser manilha (59–70% of them):
-55.5% of 400 matches against Gasparotto on seed 2718 where by the odds alone hard won 62.3% (``bench/marks.md``,
-issue 88)."""
-
-
 def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
     table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners; its
-    players are read as they play there, ``HOUSE_ACCEPT``, ``HOUSE_TOP`` and ``HOUSE_READ``)."""
+    players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``)."""
     if referee.team_answers:
         return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
-                        referee=referee, read_floors=HOUSE_READ, accept_top=HOUSE_TOP).decide()
+                        referee=referee, read_floors=HOUSE_READ).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
                     referee=referee).decide()
 
