@@ -74,6 +74,8 @@ from cardtui.client.rematch import seat_after
 from cardtui.client.screens.analysis import SERIOUS, analysis_text, match_text, progress_text
 from cardtui.client.screens.help import rules_page
 from cardtui.client.screens.invite import invite_text
+from cardtui.client.sealed_keys import SealedKeys
+from cardtui.client.sealed_seat import SealedSeat
 from cardtui.client.shape import score_said
 from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
 from cardtui.client.words import event_words
@@ -230,6 +232,7 @@ class LineRoom:
             target = self.start.target
         try:
             self.conn = Connection.open(target, tls_ca=self.start.tls_ca)
+            self.conn.on_host = not self.start.own_config  # a browser guest's client, run on the host
         except BadAddress as err:
             self.say(str(err))
             return False
@@ -462,7 +465,9 @@ class LineRoom:
     async def _follow(self, at: Seat) -> None:
         assert self.conn is not None
         try:
-            async for msg in self.conn.follow(at.token, on_retry=lambda delay: self._retrying(at), fair=at.fair):
+            sealed = None if at.model.seat is None else SealedSeat(self.conn.target, SealedKeys.at_home())
+            async for msg in self.conn.follow(at.token, on_retry=lambda delay: self._retrying(at), fair=at.fair,
+                                              sealed=sealed):
                 if self.at is not at:
                     return
                 self.heard(at, msg)
