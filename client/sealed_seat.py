@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from cardtui.client.boards.truco_sealed import filled
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.sealed.deck import Hand, Lock, SeatSecrets
 from cardtui.sealed.envelopes import BoxKey, Envelope, pledge
@@ -93,25 +94,10 @@ class SealedSeat:
 
     def fill(self, view: table_pb2.View) -> None:
         """The table's view as this seat sees it: the server's, which holds none of this seat's cards, with the
-        cards this client opened (``cards``), and a card to play offered once for each of them, the cards to show
-        for a claim once for each set that could make it (the table judges which does). Every screen and the line
-        mode read the table from this view alike."""
-        if not view.HasField("truco") or self.seat is None or view.you != self.seat or self.mine is None:
+        cards this client opened put in by the game's family (``client.boards.truco_sealed``)."""
+        if self.seat is None or view.you != self.seat or self.mine is None:
             return
-        own = self.own_cards()
-        if not view.truco.cards and own:
-            view.truco.cards.extend(card for _, card in sorted(own.items()))
-        legal: list[common_pb2.Action] = []
-        for action in view.legal:
-            if action.type == common_pb2.ACTION_TYPE_PLAY and not action.cards:
-                legal += [common_pb2.Action(type=action.type, cards=[card]) for _, card in sorted(own.items())]
-            elif action.type == common_pb2.ACTION_TYPE_SHOW and not action.cards:
-                legal += [common_pb2.Action(type=action.type, cards=cards) for cards in self._shows()]
-                legal.append(action)  # showing none: the claim is lost
-            else:
-                legal.append(action)
-        del view.legal[:]
-        view.legal.extend(legal)
+        filled(view, [card for _, card in sorted(self.own_cards().items())], self._shows)
 
     def _shows(self) -> list[list[str]]:
         """The sets of this seat's cards a claim could be shown with: two of a suit or all three (an envido of a

@@ -196,6 +196,9 @@ class Rules(ABC):
     family_name: ClassVar[str] = ""
     """The family the game belongs to (``engine.family``: ``rummy``, ``truco``, ``cacho``): its view is that
     family's, and so are its shared mechanisms."""
+    sealed_dealt: ClassVar[bool] = False
+    """A server deals this game's sealed tables (docs/deal.md, "Sealed tables"): every step of its hand that
+    opens or moves a hidden card is relayed sealed. A game that offers the option without it is refused."""
 
     @property
     def player_counts(self) -> tuple[int, ...]:

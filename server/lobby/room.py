@@ -255,9 +255,11 @@ class Room:
             raise InvalidArgument("This server cannot deal a sealed table: sealed deals are relayed by a server "
                                   "of one process with its own store (cardtui serve --workers 1, SQLite), not yet "
                                   "by table workers or hosts sharing PostgreSQL.")
-        if game != "truco_argentino":
-            raise InvalidArgument("A sealed table of truco paulista is not dealt yet: the mão's keep, pass and "
-                                  "reject are not relayed sealed; truco argentino is.")
+        if not GAMES[game].sealed_dealt:
+            raise InvalidArgument("A sealed table of {game} is not dealt yet: the steps of its hand that move "
+                                  "hidden cards are not relayed sealed. Sealed tables are dealt at: {games}.",
+                                  game=GAMES[game].title,
+                                  games=", ".join(rules.title for rules in GAMES.values() if rules.sealed_dealt))
         if bots:
             raise InvalidArgument("A sealed table seats people only for now: a bot's seat is the host's, and this "
                                   "server does not yet make a bot's part of the sealed deal. Ask for 0 bots.")

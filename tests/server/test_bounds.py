@@ -154,8 +154,8 @@ async def test_a_sealed_table_is_refused_where_it_is_not_dealt_yet_and_nothing_i
     sealed = {"sealed": common_pb2.OptionValue(flag=True)}
     before = await lobby.ListTables(lobby_pb2.ListTablesRequest())
     said = await refusal(lobby, game="truco_paulista", seats=4, options=sealed)
-    assert said == ("A sealed table of truco paulista is not dealt yet: the mão's keep, pass and reject are not "
-                    "relayed sealed; truco argentino is.")
+    assert said == ("A sealed table of Truco paulista is not dealt yet: the steps of its hand that move hidden "
+                    "cards are not relayed sealed. Sealed tables are dealt at: Truco argentino.")
     said = await refusal(lobby, game="truco_argentino", seats=2, bots=1, options=sealed)
     assert said == ("A sealed table seats people only for now: a bot's seat is the host's, and this server does not "
                     "yet make a bot's part of the sealed deal. Ask for 0 bots.")

@@ -101,6 +101,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     usual_players: ClassVar[int] = 2
+    sealed_dealt: ClassVar[bool] = True
     """Truco argentino is most often played one against one; four and six are the partnership games."""
     options_type = ArgentinoOptions
 
