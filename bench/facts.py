@@ -37,9 +37,12 @@ OPTION_SETS: tuple[tuple[str, Mapping[str, Any], int], ...] = (
     ("cacheta", {"claim_ms": 0}, 4),
     ("cacho", {}, 2),
     ("cacho", {"chips": 6}, 4),
+    ("chinchon", {}, 2),
+    ("chinchon", {"cards": 48, "jokers": 2, "figures": "number", "limit": 3, "first_round": False}, 3),
+    ("chinchon", {"jokers": 1, "target": 30, "reentries": 1, "lay_off": False}, 4),
 )
 """Every game, and each of its options that changes a fact (a tie rule, the envido's, a flor, points at once,
-a meld rule, claims, the chips), each at a count of players it allows."""
+a meld rule, claims, the chips, Chinchón's pack, jokers, points and limit), each at a count of players it allows."""
 MARK = 10_000
 """Reasons the bench checks at least (every fact of each)."""
 RANDOM = 0.25
@@ -127,7 +130,7 @@ def run(print: Callable[[str], None], quick: bool = False, seconds: float = 900.
         where = f"{game} {players}p {dict(options) or 'defaults'}"
         cpu = time.process_time()
         for record in records(game, options, players, played[i], 1):
-            check(record, rng, tally, where, most=12 if game in ("pifpaf", "cacheta") else None)
+            check(record, rng, tally, where, most=12 if game in ("pifpaf", "cacheta", "chinchon") else None)
         spent[i] += time.process_time() - cpu
         played[i] += 1
         if time.perf_counter() - told > PROGRESS:
