@@ -166,11 +166,13 @@ class Read:
     def _links(self, card: Card, loose: Sequence[Card], melds: Sequence[Sequence[Card]]) -> int:
         """Live cards that would meld ``card`` with another loose card, or join it to a meld."""
         mask = 0
-        for o in loose:
-            if o is not card:
+        rank, suit = card.rank, card.suit
+        for o in loose:  # a card of another rank and suit melds with it only through a joker
+            if o is not card and (o.rank == rank or o.suit is suit or o is JOKER):
                 mask |= self._joining(card, (o,))
-        for mm in melds:
-            mask |= self._joining(card, tuple(mm))
+        for mm in melds:  # nor does a meld with no card of its rank or suit, nor a joker to give up
+            if any(o is JOKER or o.rank == rank or o.suit is suit for o in mm):
+                mask |= self._joining(card, tuple(mm))
         total = self._counted(card, mask) if mask else 0
         if self.rules.wild_acts:
             total += self.live.get(JOKER, 0)
