@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
+import grpc
 import pytest
 
 from cardtui.client import connection
@@ -163,6 +164,19 @@ def locked(store: Path) -> Iterator[sqlite3.Connection]:
         other.close()
 
 
+async def until_silent(conn: Connection) -> None:
+    """Waits for the server to stop answering: the write it was given holds its loop on the locked store. A short
+    question is asked until one meets its deadline, so the list asked next is surely asked of a busy server."""
+    request = connection.lobby_pb2.GetInfoRequest()
+    while True:
+        try:
+            await conn.lobby.GetInfo(request, timeout=PATIENCE)
+        except grpc.aio.AioRpcError as err:
+            if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+                raise
+            return
+
+
 async def test_a_busy_server_is_said_busy_and_what_it_was_asked_may_still_be_done(tmp_path: Path) -> None:
     """While the store is held by another process, the real server's writes wait (and its event loop with them):
     creating a table meets its deadline. The line mode says the server is busy and that the table may still be
@@ -195,7 +209,7 @@ async def test_a_busy_server_is_said_busy_and_what_it_was_asked_may_still_be_don
                 blocker = Connection.open(f"127.0.0.1:{port}")
                 made = asyncio.create_task(blocker.create(connection.lobby_pb2.CreateTableRequest(
                     game="cacho", seats=2, bots=1)))  # a write: the server's loop waits on the store
-                await asyncio.sleep(0.1)
+                await until_silent(blocker)
                 mark = len(heard.said)
                 heard.type("tables")
                 await asyncio.sleep(3 * PATIENCE)
