@@ -19,7 +19,7 @@ backlog's, at either level.
 A hand's time runs from its deal to the next deal, or to the end of the pause after it where a match ends
 there (its result is on the table between them); its speech is every sentence said in that time. The marks
 (issue 91), at the terse level, summed over the hands measured: at 300 words a minute at most 0.6 of the hand's
-time in every game; at the default rate at most 0.8 at Pif Paf and Cacheta and 1.0 at truco and Cacho. The
+time in every game; at the default rate at most 0.8 at Pif Paf, Cacheta and Chinchón and 1.0 at truco and Cacho. The
 verbose level at the default rate is the baseline. The worst hand, and how far behind the voice was at the end of
 a hand and as the player's turns began, are printed beside it; and, over every sentence said, the places where
 two numbers are heard one after the other (none is the mark) and the hands whose result did not say the player's
@@ -50,14 +50,16 @@ from cardtui.i18n import _, speaking
 from cardtui.server.app import start
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
-GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho")
+GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho", "chinchon")
 DEFAULT_RATE = 175
 """espeak-ng's own rate, in words a minute."""
 FAST = 300
 """A practised reader's rate."""
-MARKS = {DEFAULT_RATE: {"pifpaf": 0.8, "cacheta": 0.8, "truco_paulista": 1.0, "truco_argentino": 1.0, "cacho": 1.0},
-         FAST: {game: 0.6 for game in ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho")}}
-"""The most a hand's speech may take, as a share of the hand's time, at each rate (issue 91)."""
+MARKS = {DEFAULT_RATE: {"pifpaf": 0.8, "cacheta": 0.8, "truco_paulista": 1.0, "truco_argentino": 1.0, "cacho": 1.0,
+                        "chinchon": 0.8},
+         FAST: {game: 0.6 for game in GAMES}}
+"""The most a hand's speech may take, as a share of the hand's time, at each rate (issue 91); Chinchón's at the
+default rate is its family's, the rummy games'."""
 VOICES = {"en": "en-us", "pt_BR": "pt-br", "es": "es-419"}
 """espeak-ng's voice for each language the client speaks."""
 HANDS = 8
@@ -106,6 +108,8 @@ class Said:
     begins: float = 0.0
     ends: float = 0.0
     """When the voice began and ended saying it (after what was said before it)."""
+    turn: bool = False
+    """The line mode said it as a turn of the player's (the player answers it once heard)."""
 
 
 @dataclass
@@ -135,8 +139,17 @@ class TimedRoom(LineRoom):
 
     def __init__(self, start: Start, lines: Heard) -> None:
         super().__init__(start, lines)
+        self.heard_by = lines
         self.starts: list[float] = []
         self.ends: list[float] = []
+
+    def _say_turn(self, at: Seat, again: bool = False, with_hand: bool = False) -> None:
+        """A turn's sentence is known by the line mode saying a turn, not by its words: a later turn of a hand is
+        said by its choices alone."""
+        before = len(self.heard_by.said)
+        super()._say_turn(at, again, with_hand)
+        for said in self.heard_by.said[before:]:
+            said.turn = True
 
     def heard(self, at: Seat, msg: table_pb2.TableMessage) -> None:
         if msg.WhichOneof("body") == "update":
@@ -186,15 +199,7 @@ def answer(offered: list[Choice], rng: random.Random) -> str:
     return str(c.number)
 
 
-def turn_said() -> tuple[str, ...]:
-    """How each sentence that says a turn of the player's begins, in the reader's language: with its choices, or
-    with the hand's cards and its choices, or (terse, at Pif Paf and Cacheta) the card just drawn from the stock
-    with the discard's choices."""
-    return (_("Your turn: {choices}.").split("{")[0], _("Your turn, with {cards}: {choices}.").split("{")[0],
-            _("You draw {card}, number {n}; {choices}.").split("{")[0])
-
-
-async def listening(room: TimedRoom, lines: Heard, rng: random.Random, turn: tuple[str, ...]) -> None:
+async def listening(room: TimedRoom, lines: Heard, rng: random.Random) -> None:
     """The voice, saying each sentence after the one before; and the player, answering a turn once it is said."""
     loop = asyncio.get_running_loop()
     free = 0.0
@@ -206,7 +211,7 @@ async def listening(room: TimedRoom, lines: Heard, rng: random.Random, turn: tup
             continue
         said.begins = max(said.at, free)
         said.ends = free = said.begins + length
-        if not said.text.startswith(turn):
+        if not said.turn:
             continue
         # The player hears the turn whole (the bell rang as it began), and answers: what the voice had not said
         # yet of the table is cut short (a screen reader's speech is interrupted), not waited out.
@@ -224,10 +229,9 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
     lines = Heard(voice)
     room = TimedRoom(Start(f"127.0.0.1:{running.port}", "ana", own_config=False), lines)
     with speaking(lang):
-        turn = turn_said()
         mine = own_total()
         task = asyncio.create_task(room.run())
-        voice_task = asyncio.create_task(listening(room, lines, random.Random(seed), turn))
+        voice_task = asyncio.create_task(listening(room, lines, random.Random(seed)))
         try:
             while room.conn is None or room.info is None or not lines.said:
                 await asyncio.sleep(0.05)
@@ -258,7 +262,7 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
         heard = [s for s in lines.said if begin <= s.at < after]
         speech = sum(voice.seconds(s.text) for s in heard)
         lag = max([0.0, *(s.ends - after for s in lines.said if s.at < after)])
-        waited = sum(s.begins - s.at for s in heard if s.text.startswith(turn))
+        waited = sum(s.begins - s.at for s in heard if s.turn)
         runs = sum(len(runs_of_numbers(s.text)) for s in heard)
         own = any(mine.search(s.text) for s in heard if s.at >= end)
         out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited, runs, own))

@@ -130,6 +130,7 @@ class CardApp(App[None]):
                 return
         try:
             self.conn = Connection.open(self.target, tls_ca=self.tls_ca)
+            self.conn.on_host = not self.own_config  # a browser guest's client, run on the host
             self.conn.identity = self.identity
         except BadAddress as err:
             await self.push_screen(ConnectScreen(self.target, None, str(err)), self._reached)

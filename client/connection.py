@@ -25,6 +25,7 @@ import grpc
 
 from cardtui import __version__
 from cardtui.client import versions
+from cardtui.client.sealed_seat import SealedSeat
 from cardtui.client.stay import Stay
 from cardtui.fair import Chain
 from cardtui.i18n import _, render
@@ -37,6 +38,7 @@ from cardtui.v1 import (
     lobby_pb2_grpc,
     players_pb2,
     replay_pb2,
+    sealed_pb2,
     table_pb2,
     table_pb2_grpc,
 )
@@ -378,7 +380,14 @@ class Connection:
     passwords: dict[str, str] = field(default_factory=dict)
     """Passwords this client typed (creating a table or at a prompt) that a table took: not asked again."""
     cuts: set[asyncio.Task[None]] = field(default_factory=set, repr=False)
-    """Seeds on their way to a table (fair deals), held until they are answered."""
+    """Seeds on their way to a table (fair deals), and sealed steps, held until they are answered."""
+    seals: dict[str, asyncio.Task[None]] = field(default_factory=dict, repr=False)
+    on_host: bool = False
+    """This client runs on the host's machine (a browser guest's): it says so when it sits (a sealed table refuses
+    it, since the host could read its cards)."""
+    sealed_seats: dict[str, SealedSeat] = field(default_factory=dict, repr=False)
+    """Each seat token's part of its sealed table (``follow``'s ``sealed``): its cards move with their keys."""
+    """Each seat token's last sealed steps on their way: the next wait for them, so steps go in order."""
     identity: Identity | None = None
     """The player's key: with it the name is proved (and remembered); without, a guest."""
     session: str = ""
@@ -537,7 +546,7 @@ class Connection:
 
         async def once(session: str) -> lobby_pb2.JoinResponse:
             request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session,
-                                                 invite=invite, pledge=chain.pledge)
+                                                 invite=invite, pledge=chain.pledge, on_host=self.on_host)
             return self._route(await self.lobby.JoinTable(request, timeout=self.patience))
 
         joined = await self._as_player(name, once)
@@ -620,6 +629,10 @@ class Connection:
 
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
         """The move, made; its event's number. Sent again while its table is away (``ACT_PATIENCE``)."""
+        sealed = self.sealed_seats.get(token)
+        step = sealed.step_for(action) if sealed is not None else None
+        if step is not None:  # a sealed table's card: played or shown with its keys
+            return await self.seal(token, step)
         request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
         loop = asyncio.get_running_loop()
         give_up = loop.time() + ACT_PATIENCE
@@ -656,6 +669,33 @@ class Connection:
                 backoff = min(BACKOFF_MS / 1000, backoff * 2)
 
         task = asyncio.create_task(send())
+        self.cuts.add(task)
+        task.add_done_callback(self.cuts.discard)
+
+    async def seal(self, token: str, request: sealed_pb2.SealRequest) -> int:
+        """A sealed table's step for this seat (``client.sealed_seat``); the last event's number it made."""
+        sent = sealed_pb2.SealRequest()
+        sent.CopyFrom(request)
+        sent.token = token
+        return (await self._at_table(token, lambda table: table.Seal(sent, timeout=self.patience))).seq
+
+    def _seal_soon(self, token: str, requests: list[sealed_pb2.SealRequest], sealed: SealedSeat) -> None:
+        """The steps a sealed hand asks of this seat, sent in order (after any still on their way): a step the
+        table refuses (made already, before a drop) changes nothing there, and is said to ``sealed``."""
+        before = self.seals.get(token)
+
+        async def send() -> None:
+            if before is not None:
+                with contextlib.suppress(Exception):
+                    await before
+            for request in requests:
+                try:
+                    await self.seal(token, request)
+                except grpc.aio.AioRpcError as err:
+                    sealed.refused.append(err.details() or "")
+
+        task = asyncio.create_task(send())
+        self.seals[token] = task
         self.cuts.add(task)
         task.add_done_callback(self.cuts.discard)
 
@@ -702,7 +742,7 @@ class Connection:
 
     async def follow(
         self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,
-        fair: FairDeals | None = None, after_seq: int = 0,
+        fair: FairDeals | None = None, after_seq: int = 0, sealed: SealedSeat | None = None,
     ) -> AsyncIterator[table_pb2.TableMessage]:
         """The table's messages for ever, resubscribing after drops from the last seq seen (at first
         ``after_seq``: a client that saw the table up to there before gets what it missed since).
@@ -716,13 +756,15 @@ class Connection:
         the stream opens again there: a table whose process stopped comes back on another.
         """
         last = after_seq
+        if sealed is not None:
+            self.sealed_seats[token] = sealed
         if fair is not None:
             fair.chain = self.chains.get(token)
             if self.stay is None:
                 self.stay = Stay(self.target)
             fair.stay = self.stay
         try:
-            async with contextlib.aclosing(self._follow(token, on_retry, max_backoff, fair, last)) as messages:
+            async with contextlib.aclosing(self._follow(token, on_retry, max_backoff, fair, last, sealed)) as messages:
                 async for msg in messages:
                     yield msg
         finally:
@@ -730,7 +772,8 @@ class Connection:
                 fair.close()
 
     async def _follow(self, token: str, on_retry: Callable[[float], None] | None, max_backoff: float,
-                      fair: FairDeals | None, last: int) -> AsyncGenerator[table_pb2.TableMessage, None]:
+                      fair: FairDeals | None, last: int, sealed: SealedSeat | None = None,
+                      ) -> AsyncGenerator[table_pb2.TableMessage, None]:
         backoff = 0.2
         dropped = False
         while True:
@@ -756,6 +799,10 @@ class Connection:
                     if fair is not None:
                         for hand, seed in fair.feed(msg):
                             self._cut_soon(token, hand, seed, fair)
+                    if sealed is not None:
+                        due = sealed.feed(msg)
+                        if due:
+                            self._seal_soon(token, due, sealed)
                     yield msg
             except grpc.aio.AioRpcError as err:
                 if err.code() not in RETRYABLE:

@@ -21,7 +21,7 @@ from cardtui.i18n import N_
 from cardtui.installing import wheel_url
 from cardtui.server.actor import hints
 from cardtui.server.actor.rematch import Choice
-from cardtui.server.base import wire
+from cardtui.server.base import sealed_wire, wire
 from cardtui.server.base.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -50,6 +50,7 @@ from cardtui.v1 import (
     lobby_pb2_grpc,
     players_pb2,
     replay_pb2,
+    sealed_pb2,
     table_pb2,
     table_pb2_grpc,
     tournament_pb2,
@@ -187,7 +188,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             raise InvalidArgument("A pledge is {n} bytes: the first value of the seat's chain (docs/deal.md).",
                                   n=SEED_BYTES)
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
-                                            request.session, request.invite, bytes(request.pledge) or None)
+                                            request.session, request.invite, bytes(request.pledge) or None,
+                                            on_host=request.on_host)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=wire.table_summary(grant.table.summary()),
                                      first_seq=first)
@@ -387,6 +389,11 @@ class TableService(table_pb2_grpc.TableServicer):
         if not 1 <= len(request.seed) <= MAX_PLAYER_SEED:
             raise InvalidArgument("A seed is 1 to {most} bytes (clients send 32 random ones).", most=MAX_PLAYER_SEED)
         return table_pb2.CutResponse(taken=table.take_cut(seat, request.hand, bytes(request.seed)))
+
+    async def Seal(self, request: sealed_pb2.SealRequest, context: Any) -> sealed_pb2.SealResponse:
+        limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
+        table, seat = self.room.seat_grant(request.token)
+        return sealed_pb2.SealResponse(seq=table.seal(seat, request.hand, sealed_wire.step_of(request, seat)))
 
     async def Chat(self, request: table_pb2.ChatRequest, context: Any) -> table_pb2.ChatResponse:
         limit(self.limiter, context, "chat", N_("Too many chat lines from this connection; slow down."))

@@ -28,8 +28,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui import i18n, identity
 from cardtui.client import connection
-from cardtui.client.fairness import Standing
-from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+from cardtui.client.fairness import FairDeals, Standing
+from cardtui.client.sealed_keys import SealedKeys
+from cardtui.client.sealed_seat import SealedSeat
+from cardtui.v1 import common_pb2, lobby_pb2, sealed_pb2, table_pb2
 from tests.arrangements import Arrangement, Calls, Person, close_tables, listening, make_table
 from tests.conftest import passed
 from tests.postgres import Cluster
@@ -1109,6 +1111,58 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
     finally:
         await asyncio.gather(*(h.close() for h in health))
         await ana.close()
+
+
+SEALED = {"sealed": common_pb2.OptionValue(flag=True)}
+
+
+@pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Seal")
+async def test_a_sealed_table_is_dealt_at_one_process_and_refused_with_a_sentence_elsewhere(
+    arrangement: Arrangement, tmp_path: Path,
+) -> None:
+    """One process deals a sealed table: both people's clients make the deal (Table.Seal) and open their own
+    cards. Table workers and hosts sharing PostgreSQL do not relay a sealed deal yet: they say so, make nothing, and
+    a step of one sent to an open table is refused with a sentence."""
+    conns = [connection.Connection.open(arrangement.lobby) for _ in range(2)]
+    readers: list[asyncio.Task[None]] = []
+    try:
+        if arrangement.name == "one":
+            table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, options=SEALED)
+            seats = []
+            for n, conn in enumerate(conns):
+                joined = await conn.join(table_id, f"p{n}")
+                seat = SealedSeat(conn.target, SealedKeys(tmp_path / f"p{n}"))
+                seats.append(seat)
+
+                async def read(conn: connection.Connection = conn, token: str = joined.token,
+                               seat: SealedSeat = seat) -> None:
+                    async for _ in conn.follow(token, fair=FairDeals(), sealed=seat):  # (it cuts the deal too)
+                        pass
+
+                readers.append(asyncio.create_task(read()))
+            await eventually(lambda: all(len(s.own_cards()) == 3 for s in seats) or None, "each seat's own cards")
+            assert not any(s.named or s.refused for s in seats)
+            return
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await make_table(arrangement, game="truco_argentino", seats=2, bots=0, options=SEALED)
+        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert refused.value.details() == (
+            "This server cannot deal a sealed table: sealed deals are relayed by a server of one process with its "
+            "own store (cardtui serve --workers 1, SQLite), not yet by table workers or hosts sharing PostgreSQL.")
+        table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
+        joined = await conns[0].join(table_id, "p0")
+        async for msg in conns[0].follow(joined.token):  # the table is open, dealt by its server as any
+            assert msg.snapshot.view.HasField("waiting")
+            break
+        with pytest.raises(grpc.aio.AioRpcError) as step:
+            await conns[0].seal(joined.token, sealed_pb2.SealRequest(hand=1, pledge=sealed_pb2.SealPledge(
+                pledge=bytes(32))))
+        assert step.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+        assert step.value.details() == "This table is not sealed: its cards are dealt by the server."
+    finally:
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*(c.close() for c in conns))
 
 
 def test_every_rpc_a_table_uses_is_in_the_matrix() -> None:

@@ -142,7 +142,7 @@ def replay(record: Mapping[str, Any], judge: Judge | None = None) -> Replayed:
     claims: list[tuple[int, str, int, list[int]]] = []
     for index, step in enumerate(record.get("steps", ())):
         try:
-            _apply(ledger, step, claims, judge)
+            apply_step(ledger, step, claims, judge)
         except Cheat as cheat:
             return Replayed(ledger, cheat, index)
         except (KeyError, TypeError, ValueError, StopIteration) as error:
@@ -150,8 +150,9 @@ def replay(record: Mapping[str, Any], judge: Judge | None = None) -> Replayed:
     return Replayed(ledger, None, len(record.get("steps", ())))
 
 
-def _apply(ledger: Ledger, step: Mapping[str, Any], claims: list[tuple[int, str, int, list[int]]],
-           judge: Judge | None) -> None:
+def apply_step(ledger: Ledger, step: Mapping[str, Any], claims: list[tuple[int, str, int, list[int]]],
+               judge: Judge | None) -> None:
+    """One step of a record through ``ledger`` (a replay's, or a table's taking its journal back)."""
     match step["step"]:
         case "lock":
             ledger.add_lock(Lock(int(step["seat"]), _pt(step["point"]), tuple(_pt(p) for p in step["deck"]),

@@ -98,6 +98,13 @@ class _ActionTypeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ActionType
     ACTION_TYPE_CONTRA_FLOR_AL_RESTO: _ActionType.ValueType  # 62
     ACTION_TYPE_MAZO: _ActionType.ValueType  # 63
     """go to the deck"""
+    ACTION_TYPE_PLAY_UNOPENED: _ActionType.ValueType  # 64
+    """Sealed tables (sealed.proto): a card nobody could open, played face down by the turn clock for a seat whose
+    cards cannot be opened; a claim's cards shown at the hand's end (`cards`; offered without, sent as
+    Table.Seal's `show`). At a sealed table `play` is offered without cards and sent as Table.Seal's `play`, and an
+    envido or a flor said carries its count in `points`.
+    """
+    ACTION_TYPE_SHOW: _ActionType.ValueType  # 65
 
 class ActionType(_ActionType, metaclass=_ActionTypeEnumTypeWrapper):
     """Cards travel as their notation, one string each, the same everywhere (views, events,
@@ -186,6 +193,13 @@ ACTION_TYPE_CONTRA_FLOR: ActionType.ValueType  # 61
 ACTION_TYPE_CONTRA_FLOR_AL_RESTO: ActionType.ValueType  # 62
 ACTION_TYPE_MAZO: ActionType.ValueType  # 63
 """go to the deck"""
+ACTION_TYPE_PLAY_UNOPENED: ActionType.ValueType  # 64
+"""Sealed tables (sealed.proto): a card nobody could open, played face down by the turn clock for a seat whose
+cards cannot be opened; a claim's cards shown at the hand's end (`cards`; offered without, sent as
+Table.Seal's `show`). At a sealed table `play` is offered without cards and sent as Table.Seal's `play`, and an
+envido or a flor said carries its count in `points`.
+"""
+ACTION_TYPE_SHOW: ActionType.ValueType  # 65
 Global___ActionType: _TypeAlias = ActionType  # noqa: Y015
 
 class _Signal:

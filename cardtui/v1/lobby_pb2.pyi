@@ -502,6 +502,7 @@ class JoinTableRequest(_message.Message):
     SESSION_FIELD_NUMBER: _builtins.int
     INVITE_FIELD_NUMBER: _builtins.int
     PLEDGE_FIELD_NUMBER: _builtins.int
+    ON_HOST_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     name: _builtins.str
     seat: _builtins.int
@@ -518,6 +519,10 @@ class JoinTableRequest(_message.Message):
     whose later links this seat will send, one a hand, as its seeds (`Table.Cut`). 32 bytes; empty: this
     client sends no seeds, and the table's deals wait for none of its.
     """
+    on_host: _builtins.bool
+    """This client runs on the host's machine (a browser guest's, which the host's page started): a sealed table
+    refuses it a seat (FAILED_PRECONDITION), since whoever runs the host could read the cards it opens.
+    """
     def __init__(
         self,
         *,
@@ -528,10 +533,11 @@ class JoinTableRequest(_message.Message):
         session: _builtins.str = ...,
         invite: _builtins.str = ...,
         pledge: _builtins.bytes = ...,
+        on_host: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "invite", b"invite", "name", b"name", "password", b"password", "pledge", b"pledge", "seat", b"seat", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "invite", b"invite", "name", b"name", "on_host", b"on_host", "password", b"password", "pledge", b"pledge", "seat", b"seat", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -6,6 +6,7 @@ isort:skip_file
 from cardtui.v1 import cacho_pb2 as _cacho_pb2
 from cardtui.v1 import common_pb2 as _common_pb2
 from cardtui.v1 import rummy_pb2 as _rummy_pb2
+from cardtui.v1 import sealed_pb2 as _sealed_pb2
 from cardtui.v1 import truco_pb2 as _truco_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
@@ -908,6 +909,7 @@ class Event(_message.Message):
     CACHO_FIELD_NUMBER: _builtins.int
     RUMMY_FIELD_NUMBER: _builtins.int
     TRUCO_FIELD_NUMBER: _builtins.int
+    SEALED_FIELD_NUMBER: _builtins.int
     REMATCH_VOTED_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     replay: _builtins.bool
@@ -947,6 +949,8 @@ class Event(_message.Message):
     @_builtins.property
     def truco(self) -> _truco_pb2.TrucoEvent: ...
     @_builtins.property
+    def sealed(self) -> _sealed_pb2.SealedEvent: ...
+    @_builtins.property
     def rematch_voted(self) -> Global___RematchVoted: ...
     def __init__(
         self,
@@ -970,13 +974,14 @@ class Event(_message.Message):
         cacho: _cacho_pb2.CachoEvent | None = ...,
         rummy: _rummy_pb2.RummyEvent | None = ...,
         truco: _truco_pb2.TrucoEvent | None = ...,
+        sealed: _sealed_pb2.SealedEvent | None = ...,
         rematch_voted: Global___RematchVoted | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rematch_voted", b"rematch_voted", "rummy", b"rummy", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rematch_voted", b"rematch_voted", "rummy", b"rummy", "sealed", b"sealed", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rematch_voted", b"rematch_voted", "replay", b"replay", "rummy", b"rummy", "seq", b"seq", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rematch_voted", b"rematch_voted", "replay", b"replay", "rummy", b"rummy", "sealed", b"sealed", "seq", b"seq", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["hidden", "joined", "left", "chatted", "went_away", "came_back", "match_started", "deal_committed", "deal_revealed", "hand_started", "cards_dealt", "acted", "hand_ended", "match_ended", "cacho", "rummy", "truco", "rematch_voted"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["hidden", "joined", "left", "chatted", "went_away", "came_back", "match_started", "deal_committed", "deal_revealed", "hand_started", "cards_dealt", "acted", "hand_ended", "match_ended", "cacho", "rummy", "truco", "sealed", "rematch_voted"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 

@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from cardtui.v1 import sealed_pb2 as cardtui_dot_v1_dot_sealed__pb2
 from cardtui.v1 import table_pb2 as cardtui_dot_v1_dot_table__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -65,6 +66,11 @@ class TableStub:
                 request_serializer=cardtui_dot_v1_dot_table__pb2.HintRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_table__pb2.HintResponse.FromString,
                 _registered_method=True)
+        self.Seal = channel.unary_unary(
+                '/cardtui.v1.Table/Seal',
+                request_serializer=cardtui_dot_v1_dot_sealed__pb2.SealRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_sealed__pb2.SealResponse.FromString,
+                _registered_method=True)
 
 
 class TableServicer:
@@ -120,6 +126,16 @@ class TableServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Seal(self, request, context):
+        """A sealed table's steps (sealed.proto; docs/deal.md, "Sealed tables"): a seat's box, its lock and relock of
+        the deck, the keys it seals for the others, its proofs, and each card it plays or shows with its keys. A step
+        out of its turn is FAILED_PRECONDITION; a step that fails a check names the seat (`SealedCheat`) and voids
+        the hand; malformed bytes are INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TableServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -152,6 +168,11 @@ def add_TableServicer_to_server(servicer, server):
                     servicer.Hint,
                     request_deserializer=cardtui_dot_v1_dot_table__pb2.HintRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_table__pb2.HintResponse.SerializeToString,
+            ),
+            'Seal': grpc.unary_unary_rpc_method_handler(
+                    servicer.Seal,
+                    request_deserializer=cardtui_dot_v1_dot_sealed__pb2.SealRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_sealed__pb2.SealResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -317,6 +338,33 @@ class Table:
             '/cardtui.v1.Table/Hint',
             cardtui_dot_v1_dot_table__pb2.HintRequest.SerializeToString,
             cardtui_dot_v1_dot_table__pb2.HintResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Seal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Table/Seal',
+            cardtui_dot_v1_dot_sealed__pb2.SealRequest.SerializeToString,
+            cardtui_dot_v1_dot_sealed__pb2.SealResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -3,6 +3,7 @@
 isort:skip_file
 """
 
+from cardtui.v1 import sealed_pb2 as _sealed_pb2
 from cardtui.v1 import table_pb2 as _table_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
@@ -56,6 +57,12 @@ class TableStub:
     """Pif Paf and Cacheta: the melds a card of the seat's own hand joins or would complete, from
     that hand alone (nothing anyone else holds, nothing of the pile).
     """
+    Seal: _grpc.UnaryUnaryMultiCallable[_sealed_pb2.SealRequest, _sealed_pb2.SealResponse]
+    """A sealed table's steps (sealed.proto; docs/deal.md, "Sealed tables"): a seat's box, its lock and relock of
+    the deck, the keys it seals for the others, its proofs, and each card it plays or shows with its keys. A step
+    out of its turn is FAILED_PRECONDITION; a step that fails a check names the seat (`SealedCheat`) and voids
+    the hand; malformed bytes are INVALID_ARGUMENT.
+    """
 
 @_typing.type_check_only
 class TableAsyncStub(TableStub):
@@ -84,6 +91,12 @@ class TableAsyncStub(TableStub):
     Hint: _aio.UnaryUnaryMultiCallable[_table_pb2.HintRequest, _table_pb2.HintResponse]  # type: ignore[assignment]
     """Pif Paf and Cacheta: the melds a card of the seat's own hand joins or would complete, from
     that hand alone (nothing anyone else holds, nothing of the pile).
+    """
+    Seal: _aio.UnaryUnaryMultiCallable[_sealed_pb2.SealRequest, _sealed_pb2.SealResponse]  # type: ignore[assignment]
+    """A sealed table's steps (sealed.proto; docs/deal.md, "Sealed tables"): a seat's box, its lock and relock of
+    the deck, the keys it seals for the others, its proofs, and each card it plays or shows with its keys. A step
+    out of its turn is FAILED_PRECONDITION; a step that fails a check names the seat (`SealedCheat`) and voids
+    the hand; malformed bytes are INVALID_ARGUMENT.
     """
 
 class TableServicer(metaclass=_abc_1.ABCMeta):
@@ -146,6 +159,18 @@ class TableServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_table_pb2.HintResponse, _abc.Awaitable[_table_pb2.HintResponse]]:
         """Pif Paf and Cacheta: the melds a card of the seat's own hand joins or would complete, from
         that hand alone (nothing anyone else holds, nothing of the pile).
+        """
+
+    @_abc_1.abstractmethod
+    def Seal(
+        self,
+        request: _sealed_pb2.SealRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_sealed_pb2.SealResponse, _abc.Awaitable[_sealed_pb2.SealResponse]]:
+        """A sealed table's steps (sealed.proto; docs/deal.md, "Sealed tables"): a seat's box, its lock and relock of
+        the deck, the keys it seals for the others, its proofs, and each card it plays or shows with its keys. A step
+        out of its turn is FAILED_PRECONDITION; a step that fails a check names the seat (`SealedCheat`) and voids
+        the hand; malformed bytes are INVALID_ARGUMENT.
         """
 
 def add_TableServicer_to_server(servicer: TableServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -4,9 +4,10 @@ terse words of its own events: a knock with its discard, or (Chinchón) a close 
 
 A Chinchón hand ends in a count rather than a winner: the close is said as it comes ("bia closes with 5 cups face
 down."), the count with the hand's result, once the view after it holds every seat's points ("Chinchón! bia minus
-ten, you +7, caio 3 has +4; you 30, with 70 left, bia 5, caio 3 has 44."): what each seat's cards outside melds
-added, the closer's first (minus ten with all seven melded), then every seat's points, the player's first with the
-points they may still take before the target puts them out."""
+ten, you +7; you 30, with 70 left, bia 5, caio 3 has 44."): what the closer's cards outside melds added (minus ten
+with all seven melded) and the player's, then every seat's points, the player's first with the points they may
+still take before the target puts them out. A player out for good hears no draw or discard of the others'. A hand
+nobody closed before the rebuilt stock ran out is said void, with the points as they stand."""
 
 from __future__ import annotations
 
@@ -27,8 +28,11 @@ def _sides(model: TableModel) -> list[Side]:
     if view is None or view.WhichOneof("game") != "rummy":
         return []
     if closes(model):  # points against, from 0: out once past the target, and the player told what is left
-        out = seats(model, [(s.seat, s.score, s.status == rummy_pb2.RUMMY_SEAT_STATUS_OUT) for s in view.rummy.seats])
+        gone = {s.seat for s in view.rummy.seats if s.status == rummy_pb2.RUMMY_SEAT_STATUS_OUT}
+        out = seats(model, [(s.seat, s.score, s.seat in gone) for s in view.rummy.seats])
         target = view.rummy.table.target
+        if model.seat in gone:  # past the target for good: nothing is left to take
+            return [Side(s.name, s.total, s.mine, _("you {n}, out")) if s.mine else s for s in out]
         return [Side(s.name, s.total, s.mine, _("you {n}, with {left} left").format(
             n="{n}", left=max(0, target - s.total))) if s.mine and target else s for s in out]
     return seats(model, [(s.seat, s.score, s.score <= 0) for s in view.rummy.seats])
@@ -43,8 +47,9 @@ def _won(model: TableModel, body: table_pb2.HandEnded) -> str:
 
 
 def counted(model: TableModel) -> str:
-    """A Chinchón count as a hand's result says it: a chinchón, then what each seat's cards outside melds added,
-    the closer's first ("minus ten" with all seven melded); "" before the count."""
+    """A Chinchón count as a hand's result says it: a chinchón, then what the closer's cards outside melds added
+    ("minus ten" with all seven melded) and the player's; "" before the count. The others' are in their totals,
+    said after it."""
     view = model.view
     if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("result"):
         return ""
@@ -52,6 +57,8 @@ def counted(model: TableModel) -> str:
     parts = []
     for n, c in enumerate(result.counts):
         mine = c.seat == model.seat
+        if n and not mine:
+            continue  # the others' counts are in their totals, said next: the closer's and the player's are said
         if n == 0 and not c.loose:
             parts.append(_("you minus ten") if mine else _("{name} minus ten").format(name=model.name(c.seat)))
         else:
@@ -64,8 +71,17 @@ def counted(model: TableModel) -> str:
 def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str]) -> str:
     assert isinstance(body, table_pb2.HandEnded)
     count = counted(model) if closes(model) else ""
+    if closes(model) and not count and not body.HasField("winner") and not any(body.deltas):
+        count = _("Void hand: the stock ran out twice and nobody closed")  # nobody scores (docs/rules.md §6)
     won = "; ".join(pots) if pots else count or _won(model, body)
     return result_said(won, model, RUMMY)
+
+
+def _out_for_good(model: TableModel) -> bool:
+    """The player is past Chinchón's target and out of the match (no reenganche taken): nothing is theirs to decide."""
+    view = model.view
+    return closes(model) and view is not None and any(
+        s.seat == model.seat and s.status == rummy_pb2.RUMMY_SEAT_STATUS_OUT for s in view.rummy.seats)
 
 
 def _said(model: TableModel, body: Message) -> str | None:
@@ -87,6 +103,9 @@ def _said(model: TableModel, body: Message) -> str | None:
         return _("You knock, all ten melded.") if mine else _("{name} knocks, all ten melded.").format(name=name)
     if isinstance(body, rummy_pb2.ChinchonCounted):
         return ""
+    others = isinstance(body, (rummy_pb2.RummyDrew, rummy_pb2.RummyDiscarded)) and body.seat != model.seat
+    if _out_for_good(model) and (others or isinstance(body, (rummy_pb2.ChinchonUp, rummy_pb2.RummyStockRebuilt))):
+        return ""  # past the target for good: the others' play changes no choice of the player's; results are said
     if isinstance(body, table_pb2.Acted) and action_name(body.action) == "reenter":
         return ""  # the points it comes back in at follow
     if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":

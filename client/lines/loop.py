@@ -74,6 +74,8 @@ from cardtui.client.rematch import seat_after
 from cardtui.client.screens.analysis import SERIOUS, analysis_text, match_text, progress_text
 from cardtui.client.screens.help import rules_page
 from cardtui.client.screens.invite import invite_text
+from cardtui.client.sealed_keys import SealedKeys
+from cardtui.client.sealed_seat import SealedSeat
 from cardtui.client.shape import score_said
 from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
 from cardtui.client.words import event_words
@@ -149,6 +151,9 @@ class Seat:
     """This turn of the player's was said (a claim window they can only let go is not, at the terse level)."""
     verdicts: list[Verdict] = field(default_factory=list)
     """The fair-deal checks of the hands finished here, for ``deal``."""
+    turn_hand: int = -1
+    """The hand whose turn was last said at the terse level: its later turns are said by their choices alone (the
+    bell rings as each begins), "Your turn" once a hand."""
     numbered: set[str] = field(default_factory=set)
     """The kinds of action whose numbers were said at this table: a terse turn says them by their word alone
     (enter, or ``actions``, says every number again)."""
@@ -227,6 +232,7 @@ class LineRoom:
             target = self.start.target
         try:
             self.conn = Connection.open(target, tls_ca=self.start.tls_ca)
+            self.conn.on_host = not self.start.own_config  # a browser guest's client, run on the host
         except BadAddress as err:
             self.say(str(err))
             return False
@@ -459,7 +465,9 @@ class LineRoom:
     async def _follow(self, at: Seat) -> None:
         assert self.conn is not None
         try:
-            async for msg in self.conn.follow(at.token, on_retry=lambda delay: self._retrying(at), fair=at.fair):
+            sealed = None if at.model.seat is None else SealedSeat(self.conn.target, SealedKeys.at_home())
+            async for msg in self.conn.follow(at.token, on_retry=lambda delay: self._retrying(at), fair=at.fair,
+                                              sealed=sealed):
                 if self.at is not at:
                     return
                 self.heard(at, msg)
@@ -615,8 +623,14 @@ class LineRoom:
             at.numbered |= told(offered)
             drew = at.narrator.drew_turn(model, choices)
             cards = "" if drew else at.narrator.hand_unheard(model, at.slots)
-            self.say(drew or (_("Your turn, with {cards}: {choices}.").format(cards=cards, choices=choices) if cards
-                              else _("Your turn: {choices}.").format(choices=choices)))
+            hand = model.view.hand if model.view is not None else 0
+            if drew or cards:
+                self.say(drew or _("Your turn, with {cards}: {choices}.").format(cards=cards, choices=choices))
+            elif at.turn_hand == hand:
+                self.say(f"{choices[:1].upper()}{choices[1:]}.")  # a later turn of the hand: the bell, its choices
+            else:
+                self.say(_("Your turn: {choices}.").format(choices=choices))
+            at.turn_hand = hand
             return
         if with_hand and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
             self.say(hand_words(model, at.slots))

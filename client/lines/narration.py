@@ -295,6 +295,10 @@ class Narrator:
         if self._unheeded(model, body):
             return []
         if self._folds(model, name, body):
+            family = family_of(model)
+            if family is not None and family.said(model, body) == "":  # the family has it unsaid (a player out)
+                self._on_top(body)
+                return []
             folded = self._folded(model, body)
             self._on_top(body)
             return folded

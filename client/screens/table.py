@@ -64,6 +64,8 @@ from cardtui.client.screens.leaving import LeaveScreen
 from cardtui.client.screens.phrase import PhraseScreen
 from cardtui.client.screens.players import SeatsScreen
 from cardtui.client.screens.replay import open_last_hand
+from cardtui.client.sealed_keys import SealedKeys
+from cardtui.client.sealed_seat import SealedSeat
 from cardtui.client.table_log import TableLog, Telling, event_told, verdict_told
 from cardtui.client.table_summary import Account, KeyButton, summary_foot, summary_text
 from cardtui.client.textual_internals import use_compositor, write_to_terminal
@@ -369,7 +371,8 @@ class TableScreen(Screen[None]):
     @work(exclusive=True, exit_on_error=False)
     async def follow(self) -> None:
         try:
-            async for msg in self.conn.follow(self.token, on_retry=self._retrying, fair=self.fair):
+            sealed = None if self.spectating else SealedSeat(self.conn.target, SealedKeys.at_home())
+            async for msg in self.conn.follow(self.token, on_retry=self._retrying, fair=self.fair, sealed=sealed):
                 self.post_message(Streamed(msg))
         except Exception as err:
             self._set_online(False)

@@ -51,6 +51,8 @@ from cardtui.server.actor.events import Chatted, MatchStarted
 from cardtui.server.actor.fanout import Fanout, Numbered, Subscriber, sees
 from cardtui.server.actor.pacing import Pacer
 from cardtui.server.actor.rematch import Choice, Decided, Rematcher
+from cardtui.server.actor.sealed import Sealing
+from cardtui.server.actor.sealed import Step as SealStep
 from cardtui.server.actor.seating import Holder, Seating
 from cardtui.server.actor.turns import Turns
 from cardtui.server.base import wire
@@ -212,6 +214,8 @@ class Table:
         self.dealing = Dealing(self, self._note, self._deal)
         """Each hand's fair deal: its commitment, its cut, the seed it is dealt from, its reveal."""
         self.rematches = Rematcher(self, self._note, self._next_hand)
+        self.sealed = Sealing(self, self._note) if self.options.get("sealed") else None
+        """A sealed table's hands (``server.actor.sealed``): the deal its seats make, the cards they open."""
         """At a match's end, who stays for the next, and in which seats."""
         self.closed = False
         self.idle_since: float | None = None
@@ -323,6 +327,8 @@ class Table:
         left = self._leaver(self.seating.pick(seat).index)  # "any free seat" too: the seat it gives
         target, event = self.seating.sit(name, seat, token, player, pledge)
         self.journal.seats(self)
+        if self.sealed is not None:
+            self.sealed.seated(target.index)
         if self.match is not None and self.match.hand_over():
             self.fresh.add(target.index)
         self._holder_changed(target.index, left)
@@ -381,7 +387,8 @@ class Table:
         takes back the steps it journaled (``recall``): who holds each seat, a deal being cut (the commitment
         everyone saw, the seeds already taken), the votes to play again, the match's own. ``sent``: the latest
         events as they were kept, replayed to a stream that resumes from before them."""
-        parts: tuple[Recalls, ...] = (self._recall_seat, self.rematches.recall, self.dealing.recall, self._recall_match)
+        parts: tuple[Recalls, ...] = (self._recall_seat, self.rematches.recall, self.dealing.recall,
+                                      *((self.sealed.recall,) if self.sealed is not None else ()), self._recall_match)
         for (kind, seat, data), _ in steps:
             next(part for part in parts if part(kind, seat, data))
         self.fanout.restore(max([seq, *(s for _, s in steps)]), sent)
@@ -498,6 +505,10 @@ class Table:
             events = self.match.next_hand(seed)
             step = ("next", None, data)
         self._present(awaited)
+        if self.sealed is not None:
+            events = [*events, *self.sealed.begin(cut.hand)]
+            self._changed([*committed, *events], step, ("sealed", None, {"step": "named", "hand": cut.hand}))
+            return
         self._changed([*committed, *events], step)
 
     # -- acting --------------------------------------------------------------------
@@ -507,10 +518,44 @@ class Table:
             raise FailedPrecondition("The game has not started: seats are still open.")
         if seen_seq and seen_seq < self.moved.get(seat, 0):
             raise FailedPrecondition("The table has moved on since what you saw; look again and choose.")
+        if self.sealed is not None:
+            self._sealed_act(action)
         self._apply(seat, action)
         self.back(seat)
         self._played(seat)  # a move of their own: this match is theirs
         return self.seq
+
+    def _sealed_act(self, action: Action) -> None:
+        """At a sealed table a card moves only with its keys (``Seal``), and nothing moves while the deal is made."""
+        assert self.match is not None and self.sealed is not None
+        if self.sealed.waits:
+            raise FailedPrecondition("The sealed deal is still being made: play begins once every seat's step is in.")
+        sealed = self.match.sealed()
+        if sealed is not None and sealed.move(action) is not None:
+            raise FailedPrecondition("At a sealed table a card is played or shown with its keys (Table.Seal), not "
+                                     "named alone.")
+
+    def seal(self, seat: int, hand: int, step: SealStep) -> int:
+        """A seat's step of the sealed hand ``hand`` (``Sealing.take``); returns the last sequence number."""
+        if self.sealed is None or self.match is None:
+            raise FailedPrecondition("This table is not sealed: its cards are dealt by the server.")
+        self.sealed.take(seat, hand, step)
+        self.back(seat)
+        return self.seq
+
+    def sealed_apply(self, seat: int, action: Action) -> list[Event]:
+        """A card a seat opened (or played face down), as the game's action: the engine's events for it."""
+        assert self.match is not None
+        try:
+            events = self.match.apply(seat, action)
+        except IllegalAction as e:
+            raise FailedPrecondition(e.template or str(e), **e.args_) from None
+        self._played(seat)
+        return events
+
+    def sealed_changed(self, events: list[Event], steps: Sequence[Step]) -> None:
+        """A sealed step's events and journal steps (``server.actor.sealed``)."""
+        self._changed(events, *steps)
 
     def _apply(self, seat: int, action: Action) -> None:
         assert self.match is not None
@@ -541,6 +586,8 @@ class Table:
         """The match moved (``steps`` say how, for the journal); ``away``: seats a bot plays for
         from now on, their people having missed their turns."""
         assert self.match is not None
+        if self.sealed is not None:
+            events = [*events, *self.sealed.followed(steps)]
         ended = self.match.hand_over() and not self.pacer.between_hands
         if ended:
             events = [*events, *self.dealing.reveal()]
@@ -589,6 +636,9 @@ class Table:
     def _hand_done(self) -> None:
         assert self.match is not None
         record = self.match.history()
+        sealed = self.sealed.ended() if self.sealed is not None else None
+        if record is not None and sealed is not None:
+            record = dict(record, sealed=sealed)
         if record is not None:
             self.hands_played += 1
             record = dict(record, table=self.id, hand=self.hands_played, match=self.matches)

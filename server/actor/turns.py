@@ -47,8 +47,8 @@ class Turns:
         table.pacer.stop_turn()
         self._thinking = None  # a decision still coming is for an earlier moment
         match = table.match
-        if match is None or table.closed or match.hand_over():
-            self.window_ends = None
+        if match is None or table.closed or match.hand_over() or (table.sealed is not None and table.sealed.waits):
+            self.window_ends = None  # (a sealed hand being dealt: nobody acts yet)
             return
         waiting = match.to_act()
         window = match.timeout_ms()

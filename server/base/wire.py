@@ -95,7 +95,9 @@ def enum_value(desc: EnumDescriptor, number: int) -> str:
 # -- actions ------------------------------------------------------------------------------
 _ACTION_TYPE = common_pb2.ActionType.DESCRIPTOR
 _CHIPS = frozenset({"bet", "raise", "call"})
-_AMOUNT_FIELD = {**dict.fromkeys(_CHIPS, "chips"), "play_blind": "position", "announce": "points"}
+_AMOUNT_FIELD = {**dict.fromkeys(_CHIPS, "chips"), "play_blind": "position", "announce": "points",
+                 **dict.fromkeys(("flor", "contra_flor", "contra_flor_al_resto"), "points")}
+"""Where an action's number travels; a sealed table's flor sung or answered carries its count, as an envido said."""
 _VALUE_FIELD = {"signal": ("signal", common_pb2.Signal.DESCRIPTOR),
                 "draw": ("source", common_pb2.DrawSource.DESCRIPTOR)}
 

@@ -296,6 +296,9 @@ class Analyses:
         if line is None:
             raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
         record: dict[str, Any] = json.loads(line)
+        if record.get("options", {}).get("sealed"):
+            raise FailedPrecondition("A sealed hand is not analysed: nobody, the host included, knows the cards "
+                                     "that were never opened.")
         every = [int(s["seat"]) for s in record["seats"]]
         if seat is not None and seat not in every:
             raise InvalidArgument("There is no seat {seat} in that hand.", seat=seat)

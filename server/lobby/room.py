@@ -248,6 +248,20 @@ class Room:
         self.seats(table)
         return table
 
+    def _sealed_ok(self, game: str, bots: int) -> None:
+        """A sealed table is dealt where its server relays the seats' deal: refused, naming what is missing,
+        everywhere else (docs/fairness.md, "Sealed tables")."""
+        if self.store.owners.shared:
+            raise InvalidArgument("This server cannot deal a sealed table: sealed deals are relayed by a server "
+                                  "of one process with its own store (cardtui serve --workers 1, SQLite), not yet "
+                                  "by table workers or hosts sharing PostgreSQL.")
+        if game != "truco_argentino":
+            raise InvalidArgument("A sealed table of truco paulista is not dealt yet: the mão's keep, pass and "
+                                  "reject are not relayed sealed; truco argentino is.")
+        if bots:
+            raise InvalidArgument("A sealed table seats people only for now: a bot's seat is the host's, and this "
+                                  "server does not yet make a bot's part of the sealed deal. Ask for 0 bots.")
+
     def config(self, request: TableRequest) -> TableConfig:
         """A table's settings, each field checked against ``CreateTableRequest``'s bounds (lobby.proto)."""
         game, seats, bots, turn_seconds = request.game, request.seats, request.bots, request.turn_seconds
@@ -292,8 +306,7 @@ class Room:
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
         if checked.get("sealed"):
-            raise InvalidArgument("This server cannot deal a sealed table: the server's part of the sealed deal "
-                                  "(docs/deal.md, Sealed tables) is not built yet.")
+            self._sealed_ok(game, bots)
         levels = seat_levels(rules, seats, bots, request.bot_levels)
         return TableConfig(
             game=game,
@@ -637,9 +650,14 @@ class Room:
         return self.table(table_id)  # still open after the wait
 
     async def join(self, table_id: str, name: str, seat: int, password: str, session: str = "",
-                   invite: str = "", pledge: bytes | None = None) -> tuple[str, Pass]:
-        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
+                   invite: str = "", pledge: bytes | None = None, on_host: bool = False) -> tuple[str, Pass]:
+        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved; none at a
+        sealed table for a client that runs on the host (a browser guest's)."""
         table = await self.unlocked(table_id, password, invite)
+        if on_host and table.sealed is not None:
+            raise FailedPrecondition("A browser guest cannot sit at a sealed table: its client runs on the host's "
+                                     "machine, which could read its cards. Sit from your own terminal (cardtui "
+                                     "connect), or watch.")
         if seat < -1:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         name, player = self.players.who(session, name)

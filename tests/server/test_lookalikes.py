@@ -112,10 +112,13 @@ def test_every_confusable_substitution_of_an_owned_name_is_refused() -> None:
     assert not passed, f"{len(passed)} of {tried} pass: {passed[:20]}"
 
 
-SMALL_CAPITALS = {chr(c): unicodedata.name(chr(c)) for c in range(0x110000)
-                  if unicodedata.name(chr(c), "").startswith(("LATIN LETTER SMALL CAPITAL ",
-                                                               "LATIN CAPITAL LETTER SMALL CAPITAL "))}
-"""The Latin small capitals, by Unicode's names: ``ᴍ`` is an ``M`` drawn small."""
+@functools.cache
+def small_capitals() -> dict[str, str]:
+    """The Latin small capitals, by Unicode's names: ``ᴍ`` is an ``M`` drawn small. (Found when a test asks, not as
+    the module is imported: every worker imports it to collect, and a walk over all of Unicode is not free.)"""
+    return {chr(c): unicodedata.name(chr(c)) for c in range(0x110000)
+            if unicodedata.name(chr(c), "").startswith(("LATIN LETTER SMALL CAPITAL ",
+                                                         "LATIN CAPITAL LETTER SMALL CAPITAL "))}
 
 
 def test_the_small_capitals_are_all_where_the_names_look_for_them() -> None:
@@ -131,7 +134,7 @@ def test_a_small_capital_in_place_of_its_letter_in_an_owned_name_is_refused() ->
     """``ᴍike`` beside an owned ``mike``, ``ᴀnna`` beside ``anna``: each small capital of a plain letter, in place of
     that letter (either case) anywhere in an owned name, is the same name to the eye. (Most of them are not in
     ``confusables.txt``, or are mapped there to another small letter.)"""
-    plain = {c: name.split("SMALL CAPITAL ")[1] for c, name in SMALL_CAPITALS.items()
+    plain = {c: name.split("SMALL CAPITAL ")[1] for c, name in small_capitals().items()
              if len(name.split("SMALL CAPITAL ")[1]) == 1}
     assert len(plain) >= 24, sorted(plain)
     tried, passed = 0, []
@@ -145,23 +148,26 @@ def test_a_small_capital_in_place_of_its_letter_in_an_owned_name_is_refused() ->
     assert not passed, f"{len(passed)} of {tried} pass: {passed}"
 
 
-INVISIBLE = sorted(
-    {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cf", "Cc")
-     and not chr(c).isspace() and chr(c) not in "\x1b\x9b"}  # (spaces and escapes are made plain, visibly)
-    | {chr(c) for c in (*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0), 0x034F, 0x180B, 0x180C, 0x180D, 0x180F,
-                        0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x17B4, 0x17B5, 0x1D159, 0x1D173)})
-"""Characters drawn as nothing: format and control characters, variation selectors, the grapheme
-joiner, Mongolian selectors, the Hangul fillers, a blank braille cell, Khmer and musical marks."""
+@functools.cache
+def invisible() -> list[str]:
+    """Characters drawn as nothing: format and control characters, variation selectors, the grapheme
+    joiner, Mongolian selectors, the Hangul fillers, a blank braille cell, Khmer and musical marks
+    (found when the test asks, as ``small_capitals``)."""
+    return sorted(
+        {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cf", "Cc")
+         and not chr(c).isspace() and chr(c) not in "\x1b\x9b"}  # (spaces and escapes are made plain, visibly)
+        | {chr(c) for c in (*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0), 0x034F, 0x180B, 0x180C, 0x180D,
+                            0x180F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x17B4, 0x17B5, 0x1D159, 0x1D173)})
 
 
 def test_an_invisible_character_anywhere_in_an_owned_name_is_refused() -> None:
-    passed = []
+    passed, unseen = [], invisible()
     for owned in ("Maria", "Миша", "Νίκος", "lila"):
         name = read_name(owned)
         for at in range(len(owned) + 1):
-            passed += [(owned, at, f"U+{ord(c):04X}") for c in INVISIBLE
+            passed += [(owned, at, f"U+{ord(c):04X}") for c in unseen
                        if not refused_beside(name, owned[:at] + c + owned[at:])]
-    assert len(INVISIBLE) > 400
+    assert len(unseen) > 400
     assert not passed, passed[:20]
 
 

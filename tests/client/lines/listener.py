@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pexpect
 
-from cardtui.client.lines.loop import LineRoom, Start
-from cardtui.i18n import _
+from cardtui.client.lines.loop import LineRoom, Seat, Start
 from cardtui.identity import Identity
 from tests.waiting import PATIENCE
 
@@ -43,6 +42,9 @@ class Heard:
         self.changed = asyncio.Event()
         self.secrets = 0
         """Lines read as passwords (not echoed)."""
+        self.turns: set[int] = set()
+        """The sentences the line mode said as a turn of the player's (a hand's later turns are said by their
+        choices alone: a turn is known by being said as one, not by its words)."""
 
     async def read(self, secret: bool = False) -> str | None:
         self.secrets += secret
@@ -64,11 +66,16 @@ class Heard:
     async def until(self, ok: Callable[[str], object], what: str, after: int = 0,
                     seconds: float = PATIENCE) -> int:
         """The index of the first sentence from ``after`` on that ``ok`` holds for."""
+        return await self.until_at(lambda n: ok(self.said[n]), what, after, seconds)
+
+    async def until_at(self, ok: Callable[[int], object], what: str, after: int = 0,
+                       seconds: float = PATIENCE) -> int:
+        """The index of the first sentence from ``after`` on that ``ok`` holds for, given its index."""
         async def look() -> int:
             seen = after
             while True:
                 for n in range(seen, len(self.said)):
-                    if ok(self.said[n]):
+                    if ok(n):
                         return n
                 seen = len(self.said)
                 self.changed.clear()
@@ -81,12 +88,25 @@ class Heard:
             raise AssertionError(f"never heard {what}; the last sentences:\n{tail}") from None
 
 
+class HeardRoom(LineRoom):
+    """The line mode, noting which of its sentences it says as a turn of the player's."""
+
+    def __init__(self, start: Start, heard: Heard) -> None:
+        super().__init__(start, heard)
+        self.ears = heard
+
+    def _say_turn(self, at: Seat, again: bool = False, with_hand: bool = False) -> None:
+        before = len(self.ears.said)
+        super()._say_turn(at, again, with_hand)
+        self.ears.turns.update(range(before, len(self.ears.said)))
+
+
 class Listener:
     """The line mode on a real server, and a player at it who answers by what it hears."""
 
     def __init__(self, target: str, name: str = "ana", identity: Identity | None = None) -> None:
         self.heard = Heard()
-        self.room = LineRoom(Start(target, name, bell=True, own_config=False, identity=identity), self.heard)
+        self.room = HeardRoom(Start(target, name, bell=True, own_config=False, identity=identity), self.heard)
         self.task: asyncio.Task[int] | None = None
         self.replies: list[int] = []
         """The sentences said because the player asked (enter, at a turn said without its numbers): not the
@@ -109,18 +129,17 @@ class Listener:
         the sentences before this one were heard already."""
         heard = self.heard
         seen = after
-        turns = turn_said()
         asked = False
         while True:
             # A hand the bots play on alone (the player folded) may take long: the bound is a hand's, not a move's.
-            n = await heard.until(lambda s: done(s) or s.startswith(turns) or drew_turn().fullmatch(s)
-                                  or EXAMPLE.search(s), what, seen, seconds=4 * PATIENCE)
+            n = await heard.until_at(lambda n: done(heard.said[n]) or n in heard.turns
+                                     or EXAMPLE.search(heard.said[n]), what, seen, seconds=4 * PATIENCE)
             said = heard.said[n]
             seen = n + 1
             if done(said):
                 return n
             example = EXAMPLE.search(said)
-            if example and not said.startswith(turns):
+            if example and n not in heard.turns:
                 heard.type(example.group(1))
                 continue
             if not (full or asked):
@@ -132,19 +151,6 @@ class Listener:
                 asked = False
             offered = FIRST.search(said.split("; ")[0])
             heard.type(answer or (offered.group(1) if offered else "1"))
-
-
-def turn_said() -> tuple[str, ...]:
-    """How a turn of the player's is said, in the reader's language: with its choices, or with the hand's cards
-    and its choices."""
-    return _("Your turn: {choices}.").split("{")[0], _("Your turn, with {cards}: {choices}.").split("{")[0]
-
-
-def drew_turn() -> re.Pattern[str]:
-    """The terse turn that discards after a draw from the stock, with the card drawn ("You draw 4 clubs, number 5;
-    discard."), in the reader's language."""
-    template = re.escape(_("You draw {card}, number {n}; {choices}."))
-    return re.compile(template.replace(r"\{card\}", ".+?").replace(r"\{n\}", r"\d+").replace(r"\{choices\}", ".+"))
 
 
 def spawned(port: int, home: Path, env: dict[str, str] | None = None) -> tuple[pexpect.spawn, io.StringIO]:

@@ -23,6 +23,10 @@ END = r"Hand 2[.:]|\bwins? \d+[ ;]"
 it at Cacho (the next hand's number is not said), or the second hand's number (verbose)."""
 
 
+NUMBERED = r"Your turn: [^\r\n]*?, (?:\w+ )?(\d+)[;.]"
+"""A turn said with its choices' numbers (enter says them): the first one's."""
+
+
 def play_a_hand(port: int, home: Path) -> str:
     """The command, a table created by its questions, turns answered by number until the second hand begins;
     the transcript."""
@@ -37,10 +41,13 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([r"Your turn: [^\r\n]*?, (?:\w+ )?(\d+)[;.]", r"for example (\d+ \d+)\.", END,
-                                 r"The match is over", r"Your turn[:,]"], timeout=4 * PATIENCE)
+            seen = child.expect([NUMBERED, r"for example (\d+ \d+)\.", END, r"The match is over", r"\a[^\r\n]*\n"],
+                                timeout=4 * PATIENCE)
             if seen == 4:
-                child.sendline("")  # the turn by its choices' words (terse): enter says every number
+                # The bell, and the turn it rings for (a hand's later turns are said by their choices alone): its
+                # first choice's number if said, or enter, which says every number.
+                numbered = re.search(NUMBERED, child.match.group(0))
+                child.sendline(numbered.group(1) if numbered else "")
                 continue
             if seen >= 2:
                 break

@@ -171,8 +171,9 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
     assert "Fair deal." in short and not any(s.startswith("Fair deal.") for s in long), "one short sentence"
     assert any("fair deal (" in s for s in long), "verbose says the check whole"
     assert "fair deal (" in terse.heard.said[n], "the deal command says the check whole"
-    assert not any(s.startswith("Your turn: Pass") and "," not in s for s in short), \
-        "a window she can only let go is not a turn"
+    turns = [s for i, s in enumerate(terse.heard.said[:ends[0]]) if i in terse.heard.turns and i not in terse.replies]
+    assert turns and not any(re.fullmatch(r"(Your turn: )?Pass( \d+)?\.", s) for s in turns), \
+        ("a window she can only let go is not a turn", turns)
     assert any(s.startswith("Your turn: Pass, 15") for s in long), "verbose says the windows, as before"
     assert any(re.match(r"[^;]+, [^;]+ \w+; ", s) for s in short), "the others' discards, one line a round"
     assert not any(re.search(r"\b(ace|[2-9]|10|jack|queen|king) of ", s) for s in short), "cards named short"
@@ -442,7 +443,7 @@ def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Your turn, with 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn: Pass, Bet 2.", "the card said once, the numbers known"
+    assert heard.said[-1] == "Pass, Bet 2.", "the card said once, the numbers known; a later turn by its choices"
 
 
 def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_all() -> None:
@@ -498,7 +499,7 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
     room._say_turn(at)
     assert heard.said[-1] == "You draw 9 diamonds, number 3; discard 1 to 11."
     room._say_turn(at)
-    assert heard.said[-1] == "Your turn: discard.", "the card said once, the numbers known"
+    assert heard.said[-1] == "Discard.", "the card said once, the numbers known; the hand's later turn by its choice"
     verbose = Narrator(Level.VERBOSE)
     assert told(verbose, at.model, drawn) == ["You draw 9 of diamonds from the stock."]
 
@@ -601,7 +602,12 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     first = heard.said[-1]
     assert first == "Your turn, with 4 clubs, 7 hearts and ace spades: play 1 to 3, Truco! 7.", first
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn: play, Truco!", "the numbers never move: said once"
+    assert heard.said[-1] == "Play, Truco!", "the numbers never move: said once; a later turn by its choices"
+    view = at.model.view
+    assert view is not None
+    view.hand += 1
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn: play, Truco!", "a hand's first turn is said as one"
     room._say_turn(at, again=True)  # enter
     assert heard.said[-1].startswith("Your turn: play, 1 to 3, in this order: 4 of clubs"), heard.said[-1]
     assert heard.said[-1].endswith("Truco!, 7."), heard.said[-1]
@@ -720,8 +726,8 @@ def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:
 
 def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the_points_left() -> None:
     """A Chinchón hand ends in a close and a count, not a knock: the close with the card laid face down; the count
-    with the result, once the view after it holds the points (what each seat's cards outside melds add, the closer's
-    minus ten with all seven melded), then every seat's points, the player's first with what they may still take
+    with the result, once the view after it holds the points (what the closer's cards outside melds add, minus ten
+    with all seven melded, and the player's), then every seat's points, the player's first with what they may still take
     before the target puts them out; a chinchón said as such. In every language, with no two numbers in a row."""
     m = chinchon_model()
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["1c", "2c", "3c"])],
@@ -733,12 +739,11 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[17, 1, 4, -10]))
     after = chinchon_counted(m)
     assert told(terse, after, ended) == []
-    assert terse.after_view(after) == ["dan minus ten, you +17, bia +1, caio +4; you 47, with 53 left, bia 1, "
-                                       "caio 48, dan -5."]
+    assert terse.after_view(after) == ["dan minus ten, you +17; you 47, with 53 left, bia 1, caio 48, dan -5."], \
+        "the closer's count and the player's: the others' are in their totals"
     mine = chinchon_counted(chinchon_model(seat=3), chinchon=True)
     told(terse, mine, ended)
-    assert terse.after_view(mine) == ["Chinchón! you minus ten, ana +17, bia +1, caio +4; you -5, with 105 left, "
-                                      "ana 47, bia 1, caio 48."]
+    assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, with 105 left, ana 47, bia 1, caio 48."]
     assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close with 7 swords face down."]
     stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
         type=common_pb2.ACTION_TYPE_PASS)))
@@ -769,3 +774,60 @@ def test_the_log_says_a_chinchon_player_past_the_target_stays_out_not_that_it_le
             assert let_go.text.plain != said.text.plain and (go is None or let_go.text.plain == go), lang
     mine = event_words(chinchon_model(seat=2), stay)
     assert mine is not None and mine.text.plain == "You stay out."
+
+
+def test_a_void_chinchon_hand_is_said_void_with_the_points_as_they_stand() -> None:
+    """A Chinchón hand nobody closed before the rebuilt stock ran out scores nothing: its result says it is void
+    and why, then the points, the player's first with what they may still take; in every language, with no two
+    numbers in a row, where it was "The hand is over" with no reason."""
+    m = chinchon_model()
+    void = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(deltas=[0, 0, 0, 0]))
+    terse = Narrator(Level.TERSE)
+    said = told(terse, m, void) + terse.after_view(m)
+    assert said == ["Void hand: the stock ran out twice and nobody closed; you 30, with 70 left, bia 0, caio 44, "
+                    "dan 5."], said
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            narrator = Narrator(Level.TERSE)
+            heard = told(narrator, m, void) + narrator.after_view(m)
+            assert len(heard) == 1 and "30" in heard[0] and "70" in heard[0], heard
+            assert heard[0].split(":")[0] in ("Mão anulada", "Mano nula"), heard
+            assert not any(runs_of_numbers(s) for s in heard), heard
+
+
+def test_a_chinchon_player_out_for_good_hears_their_points_as_out_not_what_is_left() -> None:
+    """Past the target with no reenganche left, the player's points are said with "out", where "with 0 left" told
+    them nothing; their own total stays in every result."""
+    m = chinchon_model()
+    view = m.view
+    assert view is not None
+    view.rummy.seats[0].score = 105
+    view.rummy.seats[0].status = rummy_pb2.RUMMY_SEAT_STATUS_OUT
+    void = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(deltas=[0, 0, 0, 0]))
+    terse = Narrator(Level.TERSE)
+    said = told(terse, m, void) + terse.after_view(m)
+    assert said == ["Void hand: the stock ran out twice and nobody closed; you 105, out, bia 0, caio 44, dan 5."], said
+    with speaking("es"):
+        narrator = Narrator(Level.TERSE)
+        heard = told(narrator, m, void) + narrator.after_view(m)
+        assert "tú 105, fuera" in heard[0], heard
+
+
+def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_and_discards() -> None:
+    """Out of the match for good, the player decides nothing: the others' draws, discards, the card turned up and a
+    rebuilt stock are not said (the closes and the results are), where they took longer than the hands."""
+    m = chinchon_model()
+    view = m.view
+    assert view is not None
+    view.rummy.seats[0].score = 105
+    view.rummy.seats[0].status = rummy_pb2.RUMMY_SEAT_STATUS_OUT
+    terse = Narrator(Level.TERSE)
+    quiet = [rummy(drew=rummy_pb2.RummyDrew(seat=1, source=common_pb2.DRAW_SOURCE_STOCK)),
+             rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="7e")),
+             rummy(chinchon_up=rummy_pb2.ChinchonUp(card="4c")),
+             rummy(stock_rebuilt=rummy_pb2.RummyStockRebuilt(stock=9))]
+    assert [s for e in quiet for s in told(terse, m, e)] == []
+    close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, discard="7o"))
+    assert told(terse, m, close) == ["dan closes with 7 coins face down."]
+    assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["4 cups is turned up to start the pile."], \
+        "in the match, said"

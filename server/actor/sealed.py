@@ -1,0 +1,466 @@
+"""A sealed table's hands at its server (docs/deal.md, "Sealed tables"): it names each hand, relays and checks every
+seat's step of the deal, hands each envelope of keys on when the rules release it, and learns a card only when its
+holder plays or shows it, with every seat's key for it.
+
+The server holds one ``Ledger`` a hand, checking everything as it comes (``full``), and nothing that opens a card:
+the decks, the lock points, the commitments, the proofs, the sealed envelopes and the cards opened in the open. What
+it journals is that ledger's record (``cardtui.sealed.record``), step by step, and the hand's history keeps it whole
+(``sealed``). A seat's box point (its sealing key for its stay at the table) is pledged, then shown, before the
+first hand it plays here; a seat whose person changes pledges again.
+
+The engine is dealt no card (``engine.sealed``): a card comes to it as its holder opened it here, as the game's
+action (``Sealed.action``). A step that fails a check names its seat to the table (``SealedCheat``) and the hand is
+void. A step out of its turn is refused (``FailedPrecondition``) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cardtui.engine.cards import Card
+from cardtui.engine.core import EventBody
+from cardtui.engine.history import action_entry, action_of
+from cardtui.engine.records import Audience, Event
+from cardtui.engine.sealed import Move, Sealed
+from cardtui.fair import PACKS
+from cardtui.sealed.deck import Hand
+from cardtui.sealed.envelopes import pledge
+from cardtui.sealed.faults import Cheat
+from cardtui.sealed.group import Point, decode, encode
+from cardtui.sealed.ledger import Ledger, Opening
+from cardtui.sealed.plan import Dealing, Layout
+from cardtui.sealed.record import Recorder, apply_step, opening_step
+from cardtui.sealed.shuffle import answer_bytes
+from cardtui.server.base.errors import FailedPrecondition
+from cardtui.server.base.sealed_wire import Step
+
+if TYPE_CHECKING:
+    from cardtui.server.actor.table import Notes, Table
+
+Step_ = tuple[str, int | None, dict[str, Any]]
+"""A journal step (the table's ``Step``)."""
+
+
+# -- the events (sealed.proto's SealedEvent, one class a message of the same name) --------------------------------
+@dataclass(frozen=True, slots=True)
+class SealedPoint:
+    seat: int
+    point: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SealedKey:
+    seat: int
+    key: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SealedOpening:
+    seat: int
+    place: int
+    card: str
+    keys: tuple[SealedKey, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedEnvelope:
+    sender: int
+    recipient: int
+    label: str
+    sealed: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SealedHandNamed(EventBody):
+    hand: int
+    table: str
+    game: str
+    order: tuple[int, ...]
+    cards: tuple[str, ...]
+    dealing: str
+    seats: int
+    dealer: int
+    onze: int | None
+    ferro: bool
+    pledging: tuple[int, ...]
+    boxes: tuple[SealedPoint, ...]
+    envido_unsuited: str
+
+
+@dataclass(frozen=True, slots=True)
+class SealedPledges(EventBody):
+    hand: int
+    pledges: tuple[SealedPoint, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedBoxes(EventBody):
+    hand: int
+    boxes: tuple[SealedPoint, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedLocked(EventBody):
+    seat: int
+    point: bytes
+    deck: tuple[bytes, ...]
+    proof: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SealedRelocked(EventBody):
+    seat: int
+    deck: tuple[bytes, ...]
+    commitments: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedShuffled(EventBody):
+    seat: int
+    answers: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedProven(EventBody):
+    seat: int
+    proofs: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedHanded(EventBody):
+    envelope: SealedEnvelope
+
+
+@dataclass(frozen=True, slots=True)
+class SealedReady(EventBody):
+    hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class SealedPlayed(EventBody):
+    card: SealedOpening
+
+
+@dataclass(frozen=True, slots=True)
+class SealedDown(EventBody):
+    seat: int
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class SealedShown(EventBody):
+    cards: tuple[SealedOpening, ...]
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SealedCheat(EventBody):
+    seat: int
+    fault: str
+    detail: str
+
+
+def points(deck: Sequence[Point]) -> tuple[bytes, ...]:
+    return tuple(encode(p) for p in deck)
+
+
+def opening_event(opening: Opening) -> SealedOpening:
+    return SealedOpening(opening.seat, opening.place, opening.card,
+                         tuple(SealedKey(seat, key.to_bytes(32, "big")) for seat, key in sorted(opening.keys.items())))
+
+
+DEALING = {"round": Dealing.ROUND, "blocks": Dealing.BLOCKS}
+
+
+@dataclass
+class InPlay:
+    """The sealed hand in play: its ledger (which checks everything), its record, what has been handed on."""
+
+    number: int
+    ledger: Ledger | None
+    """None while the seats' box points are still coming (the hand's first steps at a table)."""
+    hand: Hand
+    layout: Layout
+    recorder: Recorder | None = None
+    handed: set[tuple[int, int, str]] = field(default_factory=set)
+    ready: bool = False
+
+
+class Sealing:
+    """A sealed table's hands (its ``Table.sealed``): None of this exists at any other table."""
+
+    def __init__(self, table: Table, note: Notes) -> None:
+        self.table = table
+        self.note = note
+        self.pledges: dict[int, bytes] = {}
+        self.boxes: dict[int, Point] = {}
+        """Each seat's box point for its person's stay here (pledged, then shown, before their first hand)."""
+        self.hand: InPlay | None = None
+
+    # -- the hand named ------------------------------------------------------------------------------------------
+    def begin(self, number: int) -> list[Event]:
+        """The events that name the hand just dealt (added to its deal's), with its record's first step."""
+        match = self.table.match
+        assert match is not None
+        sealed = match.sealed()
+        assert sealed is not None
+        deal = sealed.deal()
+        layout = Layout(DEALING[deal.dealing], deal.seats, deal.dealer, deal.onze, deal.ferro)
+        order = tuple((layout.first + i) % layout.seats for i in range(layout.seats))
+        rules = self.table.rules
+        hand = Hand(self.table.id, number, rules.name, order, PACKS[rules.pack(self.table.options)])
+        self.hand = InPlay(number, None, hand, layout)
+        pledging = tuple(s for s in range(layout.seats) if s not in self.boxes)
+        if not pledging:
+            self._ledger()
+        named = SealedHandNamed(number, hand.table, hand.game, order, hand.cards, deal.dealing, deal.seats, deal.dealer,
+                                deal.onze, deal.ferro, pledging, self._points(self.boxes), deal.envido_unsuited)
+        return [Event(named)]
+
+    def _ledger(self) -> None:
+        assert self.hand is not None
+        boxes = {s: self.boxes[s] for s in range(self.hand.layout.seats)}
+        self.hand.ledger = Ledger(self.hand.hand, self.hand.layout, boxes, full=True)
+        self.hand.recorder = Recorder(self.hand.hand, self.hand.layout, boxes)
+
+    @staticmethod
+    def _points(found: Mapping[int, Point]) -> tuple[SealedPoint, ...]:
+        return tuple(SealedPoint(s, encode(v)) for s, v in sorted(found.items()))
+
+    @staticmethod
+    def _pledged(found: Mapping[int, bytes]) -> tuple[SealedPoint, ...]:
+        return tuple(SealedPoint(s, v) for s, v in sorted(found.items()))
+
+    def seated(self, seat: int) -> None:
+        """Someone else holds ``seat`` now: their box is theirs to pledge before their first hand."""
+        self.pledges.pop(seat, None)
+        self.boxes.pop(seat, None)
+
+    @property
+    def waits(self) -> bool:
+        """The hand in play is still being dealt: nobody acts, no clock runs."""
+        return self.hand is not None and not self.hand.ready
+
+    def ended(self) -> dict[str, Any] | None:
+        """The hand ended: its record, for its history (None if it never got past its boxes)."""
+        held, self.hand = self.hand, None
+        if held is None or held.recorder is None:
+            return None
+        held.recorder.simple("end")
+        return held.recorder.record()
+
+    # -- a seat's step -------------------------------------------------------------------------------------------
+    def take(self, seat: int, number: int, step: Step) -> None:
+        """A seat's step of the hand ``number``: checked, recorded, journaled and told to the table."""
+        held = self.hand
+        if held is None or held.number != number:
+            raise FailedPrecondition("That step is for a sealed hand that is not being dealt here now.")
+        if step.kind in ("pledge", "box"):
+            self._box(held, seat, step)
+            return
+        ledger, recorder = held.ledger, held.recorder
+        if ledger is None or recorder is None:
+            raise FailedPrecondition("Every seat's box point comes first: the sealed deal has not begun.")
+        try:
+            events, steps = self._step(held, ledger, recorder, seat, step)
+        except Cheat as cheat:
+            self._named(cheat)
+            return
+        except ValueError as error:
+            raise FailedPrecondition("That step is not yours to make now: {why}.", why=str(error)) from None
+        if not held.ready and ledger.awaited() is None and not ledger.owed() and self._proven(ledger):
+            held.ready = True
+            events.append(Event(SealedReady(number)))
+            steps.append(("sealed", None, {"step": "ready"}))
+        self.table.sealed_changed(events, steps)
+
+    def _box(self, held: InPlay, seat: int, step: Step) -> None:
+        seats = range(held.layout.seats)
+        if step.kind == "pledge":
+            if seat in self.boxes or seat in self.pledges:
+                raise FailedPrecondition("Your box point is pledged already.")
+            if len(step.pledge) != 32:
+                raise FailedPrecondition("A pledge is the 32 bytes of a SHA-256.")
+            self.pledges[seat] = step.pledge
+            events: list[Event] = []
+            if all(s in self.pledges or s in self.boxes for s in seats):
+                events.append(Event(SealedPledges(held.number, self._pledged(self.pledges))))
+            self.note(events, ("sealed", seat, {"step": "pledge", "pledge": step.pledge.hex()}))
+            return
+        assert step.point is not None
+        if seat in self.boxes:
+            raise FailedPrecondition("Your box point is shown already.")
+        if not all(s in self.pledges or s in self.boxes for s in seats):
+            raise FailedPrecondition("Box points are shown once every seat has pledged one.")
+        if not hmac.compare_digest(pledge(step.point), self.pledges[seat]):
+            raise FailedPrecondition("That box point is not the one you pledged.")
+        self.boxes[seat] = step.point
+        events = []
+        if all(s in self.boxes for s in seats):
+            self.pledges.clear()
+            self._ledger()
+            events.append(Event(SealedBoxes(held.number, self._points(self.boxes))))
+        self.note(events, ("sealed", seat, {"step": "box", "point": encode(step.point).hex()}))
+
+    @staticmethod
+    def _proven(ledger: Ledger) -> bool:
+        order = ledger.hand.order
+        return all(s in ledger.shuffles for s in order) and all(s in ledger.proofs for s in order)
+
+    def _step(self, held: InPlay, ledger: Ledger, recorder: Recorder, seat: int, step: Step
+              ) -> tuple[list[Event], list[Step_]]:
+        before = len(recorder.steps)
+        events: list[Event] = []
+        match step.kind:
+            case "lock":
+                assert step.lock is not None
+                if step.lock.seat != seat:
+                    raise ValueError("a lock is its own seat's")
+                ledger.add_lock(step.lock)
+                recorder.lock(step.lock)
+                events.append(Event(SealedLocked(seat, encode(step.lock.point), points(step.lock.deck),
+                                                 step.lock.proof.to_bytes())))
+            case "relock":
+                ledger.add_relock(seat, step.deck, step.commitments)
+                recorder.relock(seat, step.deck, step.commitments)
+                events.append(Event(SealedRelocked(seat, points(step.deck), points(step.commitments))))
+            case "envelopes":
+                for envelope in step.envelopes:
+                    if envelope.sender != seat:
+                        raise ValueError("an envelope is sent by its sender")
+                    ledger.add_envelope(envelope)
+                    recorder.envelope(envelope)
+                events += self._hand_on(held, ledger)
+            case "shuffle":
+                assert step.shuffle is not None
+                ledger.add_shuffle(step.shuffle)
+                recorder.shuffle(step.shuffle)
+                events.append(Event(SealedShuffled(seat, tuple(answer_bytes(a) for a in step.shuffle.answers))))
+            case "proofs":
+                ledger.add_proofs(seat, step.proofs)
+                recorder.proofs(seat, step.proofs)
+                events.append(Event(SealedProven(seat, tuple(p.to_bytes() for p in step.proofs))))
+            case "play" | "down" | "show":
+                return self._card(held, ledger, recorder, seat, step)
+            case other:
+                raise ValueError(f"no step {other!r}")
+        return events, [("sealed", seat, s) for s in recorder.steps[before:]]
+
+    def _card(self, held: InPlay, ledger: Ledger, recorder: Recorder, seat: int, step: Step
+              ) -> tuple[list[Event], list[Step_]]:
+        """A card played face up or down, or cards shown: checked here, then told to the engine as its action."""
+        match, sealed = self.table.match, None
+        if match is not None:
+            sealed = match.sealed()
+        if match is None or sealed is None or not held.ready:
+            raise ValueError("play has not begun")
+        move = {"play": Move.PLAY, "down": Move.DOWN, "show": Move.SHOW}[step.kind]
+        if not any(sealed.move(a) is move for a in match.legal_actions(seat)):
+            raise ValueError(f"{'a card' if move is not Move.SHOW else 'a show'} is not yours to make now")
+        before = len(recorder.steps)
+        event: EventBody
+        if move is Move.DOWN:
+            ledger.play_down(seat, step.place)
+            recorder.simple("down", seat, step.place)
+            cards: tuple[Card, ...] = ()
+            event = SealedDown(seat, step.place)
+        elif move is Move.PLAY:
+            (opening,) = step.openings
+            if opening.seat != seat:
+                raise ValueError("a card is played by its holder")
+            cards = (Card.parse(ledger.play(opening)),)
+            recorder.play(opening)
+            event = SealedPlayed(opening_event(opening))
+        else:
+            if any(o.seat != seat for o in step.openings):
+                raise ValueError("cards are shown by their holder")
+            cards = tuple(Card.parse(ledger.show(o)) for o in step.openings)
+            for o in step.openings:
+                recorder.show(o)
+            event = SealedShown(tuple(opening_event(o) for o in step.openings), seat)
+        action = sealed.action(move, seat, cards)
+        steps: list[Step_] = [("sealed", seat, s) for s in recorder.steps[before:]]
+        events = [Event(event), *self.table.sealed_apply(seat, action)]
+        steps.append(("act", seat, action_entry(action)))
+        return events, steps
+
+    def _hand_on(self, held: InPlay, ledger: Ledger) -> list[Event]:
+        """Every envelope the rules release now and not yet handed on, each to its recipient alone."""
+        out = []
+        for key, envelope in sorted(ledger.envelopes.items()):
+            if key in held.handed or not ledger.released(envelope):
+                continue
+            held.handed.add(key)
+            wire = SealedEnvelope(envelope.sender, envelope.recipient, envelope.label, envelope.sealed)
+            out.append(Event(SealedHanded(wire), Audience(frozenset({envelope.recipient}))))
+        return out
+
+    def _named(self, cheat: Cheat) -> None:
+        """A seat named for a cheat: said to the table, and the hand is void (nobody scores)."""
+        match = self.table.match
+        sealed: Sealed | None = match.sealed() if match is not None else None
+        events = [Event(SealedCheat(cheat.seat, cheat.fault.value, str(cheat)))]
+        if sealed is not None:
+            events += sealed.void()
+        self.table.sealed_changed(events, [("sealed", cheat.seat, {"step": "cheat", "fault": cheat.fault.value,
+                                                                   "detail": str(cheat)})])
+
+    # -- the turn clock's move for a seat whose cards cannot be opened --------------------------------------------
+    def followed(self, steps: Sequence[Step_]) -> list[Event]:
+        """A card the turn clock played face down for a seat (its ``play_unopened``): the ledger takes the seat's
+        first unplayed place, never opened."""
+        held, match = self.hand, self.table.match
+        if held is None or held.ledger is None or held.recorder is None or match is None:
+            return []
+        sealed = match.sealed()
+        out = []
+        own = any(kind == "sealed" for kind, _, _ in steps)
+        for kind, seat, data in steps:
+            if own or kind != "act" or seat is None or sealed is None:
+                continue
+            if sealed.move(action_of(data)) is not Move.DOWN:
+                continue
+            place = next(p for p in held.ledger.holdings[seat] if p not in held.ledger.played)
+            held.ledger.play_down(seat, place)
+            held.recorder.simple("down", seat, place)
+            out.append(Event(SealedDown(seat, place)))
+        return out
+
+    # -- a restart: the journal's steps, taken back --------------------------------------------------------------
+    def recall(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool:
+        if kind != "sealed":
+            return False
+        what = data.get("step")
+        if what == "named":
+            number = int(data["hand"])
+            self.begin(number)
+        elif what == "pledge":
+            assert seat is not None
+            self.pledges[seat] = bytes.fromhex(data["pledge"])
+        elif what == "box":
+            assert seat is not None and self.hand is not None
+            self.boxes[seat] = decode(bytes.fromhex(data["point"]))
+            if all(s in self.boxes for s in range(self.hand.layout.seats)):
+                self.pledges.clear()
+                self._ledger()
+        elif what == "ready":
+            if self.hand is not None:
+                self.hand.ready = True
+        elif self.hand is not None and self.hand.ledger is not None and self.hand.recorder is not None:
+            if what == "cheat":
+                sealed = self.table.match.sealed() if self.table.match is not None else None
+                if sealed is not None:
+                    sealed.void()
+            else:
+                apply_step(self.hand.ledger, data, [], None)
+                self.hand.recorder.steps.append(dict(data))
+                if what == "envelope":
+                    self.hand.handed.update(k for k, e in self.hand.ledger.envelopes.items()
+                                            if self.hand.ledger.released(e))
+        return True
+
+
+__all__ = ["Sealing", "Step", "opening_step"]

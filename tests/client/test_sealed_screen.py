@@ -1,0 +1,99 @@
+"""A person plays a sealed truco hand on the real table screen (``cardtui connect``'s Textual app): the screen shows
+the three cards their own client opened (the server's view holds none), a card's key plays it with its keys, and
+the hand goes to its end. A browser guest (a client the host runs) is refused a seat at a sealed table."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import grpc
+import pytest
+
+from cardtui.client.app import CardApp
+from cardtui.client.connection import Connection
+from cardtui.client.models import action_name
+from cardtui.sealed import shuffle
+from cardtui.server.app import Running
+from cardtui.v1 import lobby_pb2
+from tests.client.test_truco import SMALL, board_text, open_table, press_card
+from tests.client.waiting import until
+from tests.conftest import create
+from tests.server.test_sealed_table import SEALED, choose, follow, sit
+
+
+@pytest.fixture(autouse=True)
+def few_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shuffle, "ROUNDS", 4)
+
+
+async def test_a_sealed_hand_played_by_keys_shows_the_cards_its_own_client_opened(
+    server: Running, tmp_path: Path,
+) -> None:
+    table_id = await create(server, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana", own_config=True)
+    async with app.run_test(size=SMALL) as pilot:
+        reader = None
+        bia = await sit(server, table_id, "bia", tmp_path)
+        try:
+            reader = asyncio.create_task(follow(bia))
+            screen = await open_table(pilot, app, table_id)
+            assert app.conn is not None
+            seat = app.conn.sealed_seats[screen.token]
+            await until(pilot, lambda: len(screen.model.view.truco.cards) == 3 if screen.model.view else False,
+                        "ana's three cards on screen, opened by her client")
+            shown = list(screen.model.view.truco.cards)  # type: ignore[union-attr]
+            await until(pilot, lambda: "Your cards" in board_text(app), "the hand on the board")
+            assert sorted(shown) == sorted(seat.dealt())
+            assert not server.room.tables[table_id].sealed.hand.ledger.opened  # type: ignore[union-attr]
+            called = [True]  # bia calls nothing: the hand is its cards
+            plays = 0
+            while not bia.ended:
+                view = screen.model.view
+                mine = view is not None and screen.seat in view.to_act and \
+                    "play" in {action_name(a) for a in screen.model.legal}
+                if mine:
+                    seq = screen.model.seq
+                    assert await press_card(pilot, app)
+                    plays += 1
+                    await until(pilot, lambda s=seq: screen.model.seq != s or bia.ended, "ana's card taken")
+                    continue
+                if bia.view is not None and bia.seat in bia.view.to_act and bia.view.legal:
+                    _, step = choose(bia, called)
+                    if step is not None:
+                        seq = bia.seq
+                        await bia.conn.seal(bia.token, step)
+                        await until(pilot, lambda s=seq: bia.seq != s, "bia's card taken")
+                        continue
+                at = (screen.model.seq, bia.seq)
+                await until(pilot, lambda at=at: bia.ended or (screen.model.seq, bia.seq) != at,  # type: ignore[misc]
+                            lambda: f"the table to move on (ana may {[action_name(a) for a in screen.model.legal]}, "
+                                    f"to act {list(screen.model.view.to_act) if screen.model.view else None}; "
+                                    f"bia's view {list(bia.view.to_act) if bia.view else None})")
+            assert plays >= 2
+            opened = server.store.hands.last_hand(table_id)
+            assert opened is not None
+            played = {s["card"] for s in opened["sealed"]["steps"] if s["step"] == "play" and s["seat"] == screen.seat}
+            assert played and played <= set(shown)  # the cards on screen are the cards played, checked by the host
+        finally:
+            if reader is not None:
+                reader.cancel()
+            await bia.conn.close()
+
+
+async def test_a_browser_guest_is_refused_a_seat_at_a_sealed_table(server: Running) -> None:
+    table_id = await create(server, game="truco_argentino", seats=2, bots=0, options=SEALED)
+    conn = Connection.open(f"127.0.0.1:{server.port}")
+    conn.on_host = True
+    try:
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await conn.join(table_id, "guest")
+        assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+        assert refused.value.details() == (
+            "A browser guest cannot sit at a sealed table: its client runs on the host's machine, which could read "
+            "its cards. Sit from your own terminal (cardtui connect), or watch.")
+        listed = await conn.lobby.ListTables(lobby_pb2.ListTablesRequest())
+        (entry,) = [t for t in listed.tables if t.id == table_id]
+        assert not any(s.name for s in entry.seats)  # nobody sat
+    finally:
+        await conn.close()

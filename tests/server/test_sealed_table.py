@@ -1,0 +1,370 @@
+"""A sealed truco table on a real server of one process (docs/deal.md, "Sealed tables"): two real clients
+(``Connection`` objects, each with its ``SealedSeat`` and its keys in its own folder) make the deal, play a hand
+to its end with an envido called and shown, and it scores exactly as the open table with the same cards and the
+same choices. Before any card is played, nothing the host holds (its store, the table's memory) opens one."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+import pytest
+import pytest_asyncio
+
+from cardtui.client.connection import Connection
+from cardtui.client.fairness import FairDeals
+from cardtui.client.models import action_name
+from cardtui.client.sealed_keys import SealedKeys
+from cardtui.client.sealed_seat import SealedSeat
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.truco.argentino.game import GAME as ARGENTINO
+from cardtui.engine.truco.envido import Unsuited, envido
+from cardtui.sealed import shuffle
+from cardtui.sealed.group import scalar_bytes
+from cardtui.sealed.record import replay
+from cardtui.server.app import Running, start
+from cardtui.server.base import wire
+from cardtui.v1 import common_pb2, lobby_pb2, sealed_pb2, table_pb2
+from tests.conftest import create
+from tests.waiting import LOOK, eventually, eventually_async
+
+SEALED = {"sealed": common_pb2.OptionValue(flag=True)}
+
+
+@pytest.fixture(autouse=True)
+def few_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four cut-and-choose rounds, not 24: nothing here rests on the shuffle proof's strength (tests/sealed)."""
+    monkeypatch.setattr(shuffle, "ROUNDS", 4)
+
+
+@pytest_asyncio.fixture
+async def one_process(tmp_path: Path) -> AsyncIterator[Running]:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=60.0,
+                          cut_window=1.0)
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.2)
+
+
+@dataclass
+class Player:
+    """A person at the table: a real connection, their sealed seat, what they last saw and what they did."""
+
+    name: str
+    conn: Connection
+    token: str
+    seat: int
+    sealed: SealedSeat
+    view: table_pb2.View | None = None
+    seq: int = 0
+    ended: bool = False
+    events: list[str] = field(default_factory=list)
+
+
+async def sit(running: Running, table_id: str, name: str, root: Path) -> Player:
+    conn = Connection.open(f"127.0.0.1:{running.port}")
+    joined = await conn.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=name))
+    return Player(name, conn, joined.token, joined.seat, SealedSeat(conn.target, SealedKeys(root / name)))
+
+
+async def follow(player: Player) -> None:
+    async for msg in player.conn.follow(player.token, fair=FairDeals(), sealed=player.sealed):  # (it cuts too)
+        if msg.HasField("snapshot"):
+            player.view = msg.snapshot.view
+        elif msg.HasField("update"):
+            for event in msg.update.events:
+                name = event.WhichOneof("body") or ""
+                player.events.append(name if name != "sealed" else event.sealed.WhichOneof("body") or "")
+                player.ended = player.ended or name == "hand_ended"
+            if msg.update.HasField("view"):
+                player.view = msg.update.view
+        player.seq = max(player.seq, msg.seq)
+
+
+Choice = tuple[int, Action]
+
+
+def choose(player: Player, called: list[bool]) -> tuple[Action | None, sealed_pb2.SealRequest | None]:
+    """A fixed way to play: the first seat to speak calls envido once, it is wanted, each says its count, every
+    card is played in the order dealt, the claim is shown; nothing else is said."""
+    assert player.view is not None
+    legal = {action_name(a): wire.action_of(a) for a in player.view.legal}
+    own = player.sealed.own_cards()
+    if "envido" in legal and not called[0]:
+        called[0] = True
+        return legal["envido"], None
+    if "quiero" in legal:
+        return legal["quiero"], None
+    if "announce" in legal or "son_buenas" in legal:  # one's true count if it takes the lead, else son buenas
+        count, _ = envido([Card.parse(c) for c in player.sealed.dealt()], Unsuited(player.sealed.unsuited))
+        offered = [wire.action_of(a) for a in player.view.legal if action_name(a) == "announce"]
+        return next((a for a in offered if a.amount == count), None) or legal["son_buenas"], None
+    if "show" in legal:
+        dealt = [Card.parse(c) for c in player.sealed.dealt()]
+        _, cards = envido(dealt, Unsuited(player.sealed.unsuited))
+        return Action("show", cards=cards), player.sealed.showing([str(c) for c in cards])
+    if "play" in legal and own:
+        card = own[min(own)]
+        return Action("play", cards=(Card.parse(card),)), player.sealed.opening(card)
+    return None, None
+
+
+async def play_hand(players: list[Player], done: Callable[[], bool]) -> list[Choice]:
+    """Each seat acts when the table waits on it, until ``done``; every choice, as the open table would take it."""
+    said: list[Choice] = []
+    called = [False]
+    acted: set[tuple[int, int]] = set()
+
+    async def turn() -> bool:
+        for p in players:
+            view = p.view
+            if view is None or p.seat not in view.to_act or not view.legal or (p.seat, p.seq) in acted:
+                continue
+            action, step = choose(p, called)
+            if action is None:
+                continue
+            acted.add((p.seat, p.seq))
+            try:
+                if step is not None:
+                    await p.conn.seal(p.token, step)
+                else:
+                    await p.conn.act(p.token, wire.action_message(action), p.seq)
+            except grpc.aio.AioRpcError as err:
+                assert err.code() is grpc.StatusCode.FAILED_PRECONDITION, err.details()
+                continue  # a stale view: look again
+            said.append((p.seat, action))
+            return True
+        return False
+
+    async def moved() -> bool:
+        if not await turn():
+            await asyncio.sleep(LOOK)  # nothing to do until the stream says more
+        return done()
+
+    try:
+        await eventually_async(moved, "the hand's end", patience=30)
+    except AssertionError:
+        raise AssertionError("the hand never ended: " + "; ".join(
+            f"{p.name} to act {list(p.view.to_act) if p.view else None}, may "
+            f"{[action_name(a) for a in p.view.legal] if p.view else None}, holds {p.sealed.own_cards()}, "
+            f"refused {p.sealed.refused}, named {p.sealed.named}" for p in players) + f"; said {said}") from None
+    return said
+
+
+def open_table(dealer: int, dealt: dict[int, list[str]], said: list[Choice]) -> list[int]:
+    """The open table with the same cards and the same choices: its scores (a show is the engine's own there)."""
+    n = len(dealt)
+    st, _ = ARGENTINO.resume(ARGENTINO.options({}), [SeatInfo(i, f"p{i}", i % 2) for i in range(n)], [0] * n, dealer,
+                             1, 7)
+    for seat, cards in dealt.items():
+        st.give(seat, [Card.parse(c) for c in cards])
+    for seat, action in said:
+        if action.type == "show":
+            continue
+        ARGENTINO.apply(st, seat, action)
+    assert st.result is not None
+    return list(st.scores)
+
+
+def store_text(path: Path) -> str:
+    """Every value of every row of the store, as text."""
+    out = []
+    with sqlite3.connect(path) as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for t in tables:
+            for row in db.execute(f'SELECT * FROM "{t}"'):
+                out.extend(v.hex() if isinstance(v, bytes) else str(v) for v in row)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_scores_it(
+    one_process: Running, tmp_path: Path, seats: int,
+) -> None:
+    running = one_process
+    table_id = await create(running, game="truco_argentino", seats=seats, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")[:seats]]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    try:
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None,
+                         "each seat's three cards, opened by its own client")
+        table = running.room.tables[table_id]
+        # the host holds nothing that opens a card: not its store, not the table's memory
+        assert table.sealed is not None and table.sealed.hand is not None and table.sealed.hand.ready
+        ledger = table.sealed.hand.ledger
+        assert ledger is not None and not ledger.opened and not ledger.played
+        state = table.match.state  # type: ignore[union-attr]
+        assert not any(state.known) and not any(state.dealt) and not any(state.hands)
+        text = store_text(tmp_path / "store.db")
+        for p in players:
+            mine = p.sealed.mine
+            assert mine is not None
+            for place in ledger.holdings[p.seat]:
+                assert scalar_bytes(mine.secrets.card_key(place)).hex() not in text  # its own key never left
+            assert mine.secrets.secret.hex() not in text
+        cards = {p.seat: p.sealed.dealt() for p in players}
+        assert len({c for hand in cards.values() for c in hand}) == 3 * seats  # all different
+        for p in players:
+            for other in players:
+                if other is not p:  # nobody opens another's cards
+                    assert all(p.sealed.mine.card(place) is None  # type: ignore[union-attr]
+                               for place in ledger.holdings[other.seat])
+
+        said = await play_hand(players, lambda: all(p.ended for p in players))
+        assert any(a.type == "announce" for _, a in said) and any(a.type == "play" for _, a in said)
+        dealer = table.sealed and players[0].sealed.layout.dealer  # type: ignore[union-attr]
+        assert open_table(int(dealer), cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
+        assert all(not p.sealed.named and not p.sealed.refused for p in players), [p.sealed.named for p in players]
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None and history["sealed"]["steps"][-1] == {"step": "end"}
+        replayed = replay(history["sealed"])  # what `cardtui verify` checks: every step, no seat named
+        assert replayed.cheat is None and not replayed.problem and replayed.steps == len(history["sealed"]["steps"])
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+
+
+async def test_a_client_that_restarts_mid_hand_plays_on_with_its_keys_from_its_disk(
+    one_process: Running, tmp_path: Path,
+) -> None:
+    """A person's client goes away after the deal (its process gone, its memory with it) and a new one, with the
+    same folder, follows the table again: the hand's replay and the secrets on its disk give it the same cards, and
+    the hand plays to its end. The secrets' file is the person's alone (0600)."""
+    running = one_process
+    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    try:
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        before = players[1].sealed.dealt()
+        files = list((tmp_path / "bia").iterdir())
+        assert files and all(f.stat().st_mode & 0o777 == 0o600 for f in files)
+        readers[1].cancel()
+        await players[1].conn.close()
+        conn = Connection.open(f"127.0.0.1:{running.port}")
+        keys = SealedKeys(tmp_path / "bia")
+        again = Player("bia", conn, players[1].token, players[1].seat, SealedSeat(conn.target, keys))
+        players[1] = again
+        readers[1] = asyncio.create_task(follow(again))
+        await eventually(lambda: (again.sealed.dealt() == before and again.sealed.ready) or None,
+                         "the same cards, opened again from the replay and the disk")
+        said = await play_hand(players, lambda: all(p.ended for p in players))
+        assert any(a.type == "play" and seat == again.seat for seat, a in said)
+        dealer = players[0].sealed.layout.dealer  # type: ignore[union-attr]
+        cards = {p.seat: p.sealed.dealt() for p in players}
+        table = running.room.tables[table_id]
+        assert open_table(dealer, cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
+        assert not again.sealed.named
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+
+
+async def test_a_sealed_hand_resumes_after_its_server_restarts_from_a_journal_opening_no_card(tmp_path: Path) -> None:
+    """The server stops mid-hand, after the deal, and starts again on the same store: the table
+    deals on from its journal (the same locked cards; nothing in it opens one), the clients follow it again, and the
+    hand plays to its end as the open table scores it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = tmp_path / "store.db"
+    running = await start("127.0.0.1", port, db, bot_delay=0.01, next_hand_delay=60.0, cut_window=1.0)
+    players: list[Player] = []
+    readers: list[asyncio.Task[None]] = []
+    try:
+        table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+        players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+        readers = [asyncio.create_task(follow(p)) for p in players]
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        cards = {p.seat: p.sealed.dealt() for p in players}
+        text = store_text(db)
+        for p in players:
+            assert p.sealed.mine is not None and p.sealed.mine.secrets.secret.hex() not in text
+        await running.stop(grace=0.1)
+        running = await start("127.0.0.1", port, db, bot_delay=0.01, next_hand_delay=60.0, cut_window=1.0)
+        table = running.room.tables[table_id]
+        assert table.sealed is not None and table.sealed.hand is not None and table.sealed.hand.ready
+        assert table.sealed.hand.ledger is not None and not table.sealed.hand.ledger.opened
+        said = await play_hand(players, lambda: all(p.ended for p in players))
+        assert {p.seat: p.sealed.dealt() for p in players} == cards
+        dealer = players[0].sealed.layout.dealer  # type: ignore[union-attr]
+        assert open_table(dealer, cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None and replay(history["sealed"]).cheat is None
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+        await running.stop(grace=0.1)
+
+
+async def test_the_turn_clock_plays_a_gone_seats_card_face_down_and_never_opens_it(
+    one_process: Running, tmp_path: Path,
+) -> None:
+    """A seat whose client went away after the deal: its turn clock plays its first unplayed place face down
+    (``play_unopened``), which the server's ledger records and never opens, and the hand goes on to its end."""
+    running = one_process
+    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    try:
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        table = running.room.tables[table_id]
+        readers[1].cancel()
+        await players[1].conn.close()
+        table.config.turn_seconds = 0.2  # bia is gone: her clock runs out at once, each time (restarted now)
+        table.turns.schedule()
+        ana = players[0]
+        said = await play_hand([ana], lambda: ana.ended)
+        assert all(seat == ana.seat for seat, _ in said)  # (ana's own clock may play for her too on a busy machine)
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None
+        downs = [s for s in history["sealed"]["steps"] if s["step"] == "down"]
+        assert any(s["seat"] == players[1].seat for s in downs)
+        assert not {s["place"] for s in downs} & {s["place"] for s in history["sealed"]["steps"] if s["step"] == "play"}
+        assert "down" in ana.events  # told to the table
+        assert replay(history["sealed"]).cheat is None
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+
+
+async def test_the_next_hand_is_sealed_again_with_the_boxes_already_shown(tmp_path: Path) -> None:
+    """After a sealed hand the next is named with every seat's box point (nobody pledges again), dealt afresh by
+    the seats' new secrets, and each client forgets the last hand's."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=1.0)
+    players: list[Player] = []
+    readers: list[asyncio.Task[None]] = []
+    try:
+        table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+        players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+        readers = [asyncio.create_task(follow(p)) for p in players]
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the first cards")
+        first = players[0].sealed.number
+        await play_hand(players, lambda: all(p.ended for p in players))
+        await eventually(lambda: all(p.sealed.number > first and len(p.sealed.own_cards()) == 3 for p in players)
+                         or None, "the next hand's cards")
+        assert players[0].events.count("pledges") == 1 and players[0].events.count("hand_named") == 2
+        assert all(not p.sealed.named for p in players)
+        assert SealedKeys(tmp_path / "ana").keys(players[0].conn.target, table_id, first) == {}  # forgotten
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+        await running.stop(grace=0.1)
