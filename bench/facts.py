@@ -1,6 +1,6 @@
 """`make bench --only facts`: every fact the advice states, over random hands of every game and option set,
 held to a recount from the hand's history alone (``bench.recount``). The mark: no fact wrong, over at least
-``MARK`` reasons.
+``MARK`` reasons. ``python -m bench.facts --game chinchon --reasons 400`` checks one game's option sets alone.
 
 Hands are played by a mix of the easy and normal bots and random legal moves (so that what bots seldom do comes
 up: a card face down, a player gone to the deck, a stock rebuilt, a claim); at every decision with a real
@@ -37,9 +37,12 @@ OPTION_SETS: tuple[tuple[str, Mapping[str, Any], int], ...] = (
     ("cacheta", {"claim_ms": 0}, 4),
     ("cacho", {}, 2),
     ("cacho", {"chips": 6}, 4),
+    ("chinchon", {}, 2),
+    ("chinchon", {"cards": 48, "jokers": 2, "figures": "number", "limit": 3, "first_round": False}, 3),
+    ("chinchon", {"jokers": 1, "target": 30, "reentries": 1, "lay_off": False}, 4),
 )
 """Every game, and each of its options that changes a fact (a tie rule, the envido's, a flor, points at once,
-a meld rule, claims, the chips), each at a count of players it allows."""
+a meld rule, claims, the chips, Chinchón's pack, jokers, points and limit), each at a count of players it allows."""
 MARK = 10_000
 """Reasons the bench checks at least (every fact of each)."""
 RANDOM = 0.25
@@ -107,35 +110,39 @@ PROGRESS = 120.0
 """Seconds between two lines of a run's progress."""
 
 
-def run(print: Callable[[str], None], quick: bool = False, seconds: float = 900.0) -> bool:
-    """Hands of every option set, until ``MARK`` reasons (or ``seconds``) are checked; print the counts. Each hand
+def run(print: Callable[[str], None], quick: bool = False, seconds: float = 900.0, game: str | None = None,
+        reasons: int | None = None) -> bool:
+    """Hands of every option set (of ``game``'s alone, given one), until ``MARK`` reasons (``reasons``, given) or
+    ``seconds`` are checked; print the counts. Each hand
     goes to the option set that has had the least CPU time so far, so that every set gets an even share of the run
     (a Cacho hand's reasons cost a hundred times a truco hand's: in turns, hand for hand, the dear sets would take
     the run). The clock is looked at after every hand, and the counts so far printed every ``PROGRESS`` seconds, so
     a run cut short says what it checked."""
     tally = Tally()
     rng = random.Random(7)
-    mark = MARK // 10 if quick else MARK
+    mark = reasons if reasons is not None else MARK // 10 if quick else MARK
     start = told = time.perf_counter()
     spent = [0.0] * len(OPTION_SETS)
     played = [0] * len(OPTION_SETS)
-    print(f"-- the advice's facts against a recount from the history: at least {mark} reasons, every game and option "
-          "set, each set an even share of the CPU")
+    sets = [i for i, (g, _, _) in enumerate(OPTION_SETS) if game is None or g == game]
+    print(f"-- the advice's facts against a recount from the history: at least {mark} reasons, "
+          f"{'every game' if game is None else game} and option set, each set an even share of the CPU")
     while sum(tally.reasons.values()) < mark and time.perf_counter() - start < seconds:
-        i = min(range(len(OPTION_SETS)), key=lambda k: (spent[k], k))
-        game, options, players = OPTION_SETS[i]
-        where = f"{game} {players}p {dict(options) or 'defaults'}"
+        i = min(sets, key=lambda k: (spent[k], k))
+        name, options, players = OPTION_SETS[i]
+        where = f"{name} {players}p {dict(options) or 'defaults'}"
         cpu = time.process_time()
-        for record in records(game, options, players, played[i], 1):
-            check(record, rng, tally, where, most=12 if game in ("pifpaf", "cacheta") else None)
+        for record in records(name, options, players, played[i], 1):
+            check(record, rng, tally, where, most=12 if name in ("pifpaf", "cacheta", "chinchon") else None)
         spent[i] += time.process_time() - cpu
         played[i] += 1
         if time.perf_counter() - told > PROGRESS:
             told = time.perf_counter()
             print(f"  after {told - start:.0f} s: {sum(played)} hands, {sum(tally.reasons.values())} reasons, "
                   f"{tally.facts} facts, {len(tally.wrong)} wrong")
-    for i, (game, options, players) in enumerate(OPTION_SETS):
-        where = f"{game} {players}p {dict(options) or 'defaults'}"
+    for i in sets:
+        name, options, players = OPTION_SETS[i]
+        where = f"{name} {players}p {dict(options) or 'defaults'}"
         n = sum(v for k, v in tally.reasons.items() if k.startswith(where + " "))
         print(f"  {where}: {played[i]} hands, {n} reasons, {spent[i]:.0f} s of CPU")
     for where, n in sorted(tally.reasons.items()):
@@ -147,3 +154,15 @@ def run(print: Callable[[str], None], quick: bool = False, seconds: float = 900.
     print(f"  {total} reasons, {tally.facts} facts checked in {sum(played)} hands, {len(tally.wrong)} wrong, in "
           f"{time.perf_counter() - start:.0f} s" + ("" if ok else ": NOT met"))
     return ok
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.facts", description="The facts recounted, of one game's "
+                                     "option sets (or every game's, as make bench --only facts).")
+    parser.add_argument("--game", help="the game, by name (default: every game)")
+    parser.add_argument("--reasons", type=int, help=f"reasons to check at least (default {MARK})")
+    parser.add_argument("--seconds", type=float, default=900.0, help="stop after the hand past this many seconds")
+    given = parser.parse_args()
+    raise SystemExit(0 if run(print, seconds=given.seconds, game=given.game, reasons=given.reasons) else 1)

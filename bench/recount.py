@@ -32,6 +32,14 @@ PAULISTA_DECK = tuple(Card.parse(r + s) for s in "SHDC" for r in FRENCH_RANKS if
 ARGENTINO_DECK = tuple(Card.parse(f"{r}{s}") for s in "eboc" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12))
 CACHO_DECK = tuple(Card.parse(r + s) for s in "SHDC" for r in FRENCH_RANKS[:6])
 RUMMY_DECK = tuple(c for c in CARDS for _ in range(2))
+RUMMY_GAMES = ("pifpaf", "cacheta", "chinchon")
+
+
+def spanish_deck(cards: int, jokers: int) -> tuple[Card, ...]:
+    """docs/rules.md §6: the Spanish pack of 40 (1 to 7, 10, 11, 12 in espadas, bastos, oros and copas) or 48 (8 and 9
+    too), and ``jokers`` jokers."""
+    ranks = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12) if cards == 48 else (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+    return (*(Card.parse(f"{r}{s}") for s in "eboc" for r in ranks), *(Card.parse("JK") for _ in range(jokers)))
 
 
 def _ranking(top: Sequence[str], order: Sequence[str], suits: str) -> dict[Card, int]:
@@ -92,7 +100,7 @@ def facts(record: Mapping[str, Any], step: int, chosen: Action, best: Action, re
     counted: dict[str, Any]
     if game in ("truco_paulista", "truco_argentino"):
         counted = Truco(record, step).reason(chosen, best, str(reason.kind))
-    elif game in ("pifpaf", "cacheta"):
+    elif game in RUMMY_GAMES:
         counted = Rummy(record, step).reason(chosen, best, str(reason.kind))
     else:
         counted = Cacho(record, step).reason()
@@ -105,7 +113,7 @@ def seen_by(record: Mapping[str, Any], step: int) -> Counter[Card]:
     game = str(record["game"])
     if game in ("truco_paulista", "truco_argentino"):
         return Counter(Truco(record, step).seen)
-    if game in ("pifpaf", "cacheta"):
+    if game in RUMMY_GAMES:
         return Counter(Rummy(record, step).seen)
     return Counter(Cacho(record, step).hand)
 
@@ -461,21 +469,38 @@ class Rummy:
         self.record = record
         options = record.get("options") or {}
         cacheta = record["game"] == "cacheta"
+        self.chinchon = record["game"] == "chinchon"
+        self.deck = RUMMY_DECK
+        self.flip: Card | None = None
+        self.wilds: tuple[Card, ...] = ()
         if cacheta:
             self.rules = Ruleset(GroupRule.ATLEAST3, ace_high=True, wild_acts=True)
-            self.flip: Card | None = Card.parse(record["flip"])
-            self.wilds: tuple[Card, ...] = wild_cards(self.flip)
+            self.flip = Card.parse(record["flip"])
+            self.wilds = wild_cards(self.flip)
+        elif self.chinchon:
+            # docs/rules.md §6: three or more of a rank (each of its own suit) or of a run of one suit, the ace low
+            # only, on the pack the options choose; a joker acts for any card of a meld.
+            jokers = int(options.get("jokers", 0))
+            self.deck = spanish_deck(int(options.get("cards", 40)), jokers)
+            self.rules = Ruleset(GroupRule.DISTINCT, ace_high=False, wild_acts=bool(jokers),
+                                 pack=f"spanish{int(options.get('cards', 40)) + jokers}")
+            self.wilds = (Card.parse("JK"),) if jokers else ()
+            self.limit = int(options.get("limit", 5))
+            self.figures = 10 if options.get("figures", "ten") == "ten" else 0
+            self.joker_points = int(options.get("joker_points", 25))
         else:
             self.rules = Ruleset(GroupRule(options.get("group_suits", "exactly3")),
                                  ace_high=bool(options.get("ace_high", False)))
-            self.flip, self.wilds = None, ()
         self.ref = reference(self.rules, self.wilds)
         before, entry = entries(record, step)
         self.seat = int(entry["seat"])
         hands = {int(s): cards(c) for s, c in record["deal"].items()}
         self.pile: list[Card] = []
         self.known: dict[int, Counter[Card]] = {s: Counter() for s in hands}
-        self.stock = 104 - sum(len(h) for h in hands.values()) - (1 if cacheta else 0)
+        self.stock = len(self.deck) - sum(len(h) for h in hands.values()) - (1 if cacheta else 0)
+        if self.chinchon:  # the card turned up after the deal starts the pile
+            self.pile = cards([record["up"]])
+            self.stock -= 1
         rebuild: Mapping[str, Any] | None = None
         for e in before:
             t, s = e["type"], e.get("seat")
@@ -513,11 +538,22 @@ class Rummy:
             if s != self.seat:
                 seen += held
         self.seen = seen
-        self.live = Counter({c: n - seen[c] for c, n in Counter(RUMMY_DECK).items() if n > seen[c]})
+        self.live = Counter({c: n - seen[c] for c, n in Counter(self.deck).items() if n > seen[c]})
         self.window = self.pile[-1] if self.pile else None
 
     def loose(self, hand: Sequence[Card]) -> int:
         return least_loose(self.ref, tuple(sorted(hand, key=str)))
+
+    def points(self, hand: Sequence[Card]) -> int:
+        """Chinchón: the fewest points ``hand`` leaves outside melds, each card its number, the figures 10 (or their
+        number, 10 to 12), a joker ``joker_points`` (docs/rules.md §6)."""
+        def worth(c: Card) -> int:
+            if c.rank == 0 or str(c) == "JK":
+                return self.joker_points
+            return self.figures if self.figures and c.rank >= 10 else c.rank
+
+        ordered = tuple(sorted(hand, key=str))
+        return least_points(self.ref, ordered, tuple(worth(c) for c in ordered))
 
     def helping(self, nine: Sequence[Card]) -> int:
         now = self.loose(nine)
@@ -545,7 +581,12 @@ class Rummy:
                 if self.flip is not None:  # Cacheta: a knock of ten takes 2 points from each other player
                     tens = sum(n for c, n in self.live.items() if self.loose([*kept, c]) == 0)
             others = [int(p) for s, p in self.record["start"].items() if int(s) != self.seat and int(p) > 0]
-            return {"melded": 10 if self.loose(hand) == 0 else 9, "outs": outs, "unseen": unseen, "stock": self.stock,
+            if self.chinchon:  # the seven a close keeps, where their points are within the limit: the most melded
+                melded = max(len(hand) - 1 - self.loose(without(hand, c)) for c in set(hand)
+                             if self.points(without(hand, c)) <= self.limit)
+            else:
+                melded = 10 if self.loose(hand) == 0 else 9
+            return {"melded": melded, "outs": outs, "unseen": unseen, "stock": self.stock,
                     "discard": str(thrown) if thrown is not None else None, "tens": tens,
                     "fewest": min(others) if self.flip is not None and others else -1}
         a, b = chosen.cards[0], best.cards[0]
@@ -581,7 +622,7 @@ def least_loose(ref: Exhaustive, hand: tuple[Card, ...]) -> int:
     n = len(hand)
     melds = [m for size in range(3, n + 1) for m in combinations(range(n), size)
              if _may_meld([hand[i] for i in m], ref.wild)
-             and ref.valid(tuple(sorted((hand[i] for i in m), key=lambda c: (c in ref.wild, CARDS.index(c)))))]
+             and ref.valid(tuple(sorted((hand[i] for i in m), key=lambda c: (c in ref.wild, str(c)))))]
     masks = [sum(1 << i for i in m) for m in melds]
 
     @cache
@@ -596,6 +637,29 @@ def least_loose(ref: Exhaustive, hand: tuple[Card, ...]) -> int:
         return best
 
     return n - most((1 << n) - 1)
+
+
+@cache
+def least_points(ref: Exhaustive, hand: tuple[Card, ...], value: tuple[int, ...]) -> int:
+    """The fewest points ``hand`` leaves outside melds (``value``: each card's): every set of disjoint melds (each
+    checked by the reference) tried, the points of the cards left summed."""
+    n = len(hand)
+    melds = [sum(1 << i for i in m) for size in range(3, n + 1) for m in combinations(range(n), size)
+             if _may_meld([hand[i] for i in m], ref.wild)
+             and ref.valid(tuple(sorted((hand[i] for i in m), key=lambda c: (c in ref.wild, str(c)))))]
+
+    @cache
+    def least(left: int) -> int:
+        if not left:
+            return 0
+        low = left & -left
+        best = value[low.bit_length() - 1] + least(left & ~low)  # the lowest card loose
+        for m in melds:
+            if m & low and m & left == m:
+                best = min(best, least(left & ~m))
+        return best
+
+    return least((1 << n) - 1)
 
 
 # -- Cacho ---------------------------------------------------------------------------------------------

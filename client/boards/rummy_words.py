@@ -198,6 +198,8 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, table_pb2.Acted) and action_name(body.action) in ("claim", "cut"):
         return SILENT  # what came of it follows: the card taken, or burned
     if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":
+        if closes(model):  # past Chinchón's target, not coming back in: there are no claims to let go
+            return Said(says(model, body.seat, _("You stay out."), _("{name} stays out.")), "dim")
         return Said(says(model, body.seat, _("You let it go."), _("{name} lets it go.")), "dim")
     if isinstance(body, table_pb2.HandEnded) and not is_pifpaf(model):
         lost = [(s, d) for s, d in enumerate(body.deltas) if d]

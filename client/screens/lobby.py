@@ -692,7 +692,12 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self.fresh_game = True  # the new game's seats come with its default bots
         seats = self.query_one("#seats", Select)
         seats.set_options(self._counts(g))
-        seats.value = choices.usual_seats(g)
+        seats.value = usual = choices.usual_seats(g)
+        # The bots too, now: the levels built below read them, and the old game's count (three of four seats)
+        # could exceed the new seats (three) until the seats' change came round to set them.
+        bots = self.query_one("#bots", Select)
+        bots.set_options(self._bots(usual))
+        bots.value = usual - 1
         self.query_one("#name", Input).placeholder = _("{game} table").format(game=g.title)
         self.fresh_levels = True  # the new game's levels, each at its default
         await self._build_options()

@@ -1,6 +1,12 @@
 """Why a rummy decision was flagged, in facts the seat knew (``engine.advice`` has the records and says which kind a
 decision's reason is): a draw, a claim or a pass as a draw, a knock made or left as a knock, a discard as a discard,
-Pif Paf's bets as a bet."""
+Pif Paf's bets as a bet.
+
+The facts count cards outside melds, at every rummy game alike: at Chinchón, whose hands count points, the fewest
+cards (not the cards of the arrangement that leaves the fewest points, which may be more, and which ties leave
+open), and a close's cards melded are the most that a close the rules allow melds of the seven it keeps. The live
+cards are the pack's own (the Spanish ones at Chinchón, a joker among them). A player past Chinchón's target
+coming back in or not is given no reason: neither is a draw."""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ from cardtui.engine.advice import DiscardReason, DrawReason, KnockReason, Reason
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.rummy.bots.pifpaf import rules_of
-from cardtui.engine.rummy.melds import CARDS, Melder, melder
+from cardtui.engine.rummy.melds import Melder, Ruleset, melder
 from cardtui.engine.rummy.records import CLAIM, DISCARD, DRAW, KNOCK, PILE, Phase, RummyView
 from cardtui.engine.rummy.records import PASS as RUMMY_PASS
 from cardtui.engine.rummy.records import SeatStatus as RummyStatus
@@ -34,7 +40,7 @@ def helping(m: Melder, hand: Sequence[Card], left: Counter[Card]) -> int:
     which the ten leave no more cards outside melds than the nine do (the card joins a meld, or takes a loose
     one's place, which is then thrown)."""
     now = loose(m, hand)
-    return sum(left[c] for c in CARDS if left[c] and loose(m, [*hand, c]) <= now)
+    return sum(n for c, n in left.items() if n and loose(m, [*hand, c]) <= now)
 
 
 def fewest(m: Melder, hand: Sequence[Card]) -> int:
@@ -44,11 +50,15 @@ def fewest(m: Melder, hand: Sequence[Card]) -> int:
 
 def reason(view: RummyView, legal: Sequence[Action], chosen: Action, best: Action) -> Reason | None:
     """Why ``chosen`` stands where it does beside ``best`` (``engine.advice``), from the seat's view alone."""
-    m = melder(rules_of(view), view.wilds)
+    rules = rules_of(view)
+    # Cards, not points: the melder that leaves the fewest cards loose (the same melds at every game).
+    m = melder(Ruleset(rules.group, ace_high=rules.ace_high, wild_acts=rules.wild_acts, pack=rules.pack), view.wilds)
     left = live(view)
     count = sum(left.values())
     hand = list(view.cards)
     types = {chosen.type, best.type}
+    if view.phase is Phase.REENTRY:
+        return None
     if view.phase is Phase.BETTING:
         return pot_reason(view.pot, legal, -1.0, sum(1 for s in view.seats if s.status is RummyStatus.IN) - 1)
     if types & {DRAW, CLAIM, RUMMY_PASS}:
@@ -62,15 +72,18 @@ def reason(view: RummyView, legal: Sequence[Action], chosen: Action, best: Actio
         knocks = [a for a in legal if a.type == KNOCK]
         if not knocks:
             return None
-        melded = 10 if any(not a.cards for a in knocks) else 9
+        if rules.points:  # Chinchón: a close keeps seven, of which the best close the rules allow melds this many
+            melded = max(len(hand) - 1 - loose(m, _without(hand, a.cards[0])) for a in knocks if a.cards)
+        else:
+            melded = 10 if any(not a.cards for a in knocks) else 9
         thrown = next((a.cards[0] for a in (chosen, best) if a.type == DISCARD and a.cards), None)
         outs = tens = -1
         cacheta = view.flip is not None
         if thrown is not None:
             kept = _without(hand, thrown)
-            outs = sum(left[c] for c in CARDS if left[c] and m.goes_out([*kept, c]))
+            outs = sum(n for c, n in left.items() if n and m.goes_out([*kept, c]))
             if cacheta:
-                tens = sum(left[c] for c in CARDS if left[c] and m.all_melded([*kept, c]))
+                tens = sum(n for c, n in left.items() if n and m.all_melded([*kept, c]))
         others = [s.score for s in view.seats if s.seat != view.you and s.status is RummyStatus.IN and s.score > 0]
         lowest = min(others) if cacheta and others else -1
         return KnockReason(melded, outs, count, view.stock_count, thrown, tens, lowest)

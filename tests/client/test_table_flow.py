@@ -579,6 +579,32 @@ async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
         assert [(s.seat, s.bot_level) for s in table.seats if s.bot] == [(2, "normal"), (3, "hard")]
 
 
+async def test_a_new_game_never_shows_more_bot_levels_than_its_seats_take(server: Running) -> None:
+    """From Cacho (four seats, three bots) to Chinchón (three seats): every time the levels are built they are one per
+    bot of the seats then chosen, never the old game's three bots at three seats (three levels for two bots, until
+    the bots were changed by hand)."""
+    from textual.widgets import Select
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        seats, bots = dialog.query_one("#seats", Select), dialog.query_one("#bots", Select)
+        assert (dialog.game.name, seats.value, bots.value) == ("cacho", 4, 3)
+        built: list[tuple[object, object, int]] = []
+        build = dialog._build_levels
+
+        async def watched() -> None:
+            await build()
+            built.append((seats.value, bots.value, len(dialog.levels())))
+
+        dialog._build_levels = watched  # type: ignore[method-assign]
+        dialog.query_one("#game", Select).value = "chinchon"
+        await until(pilot, lambda: dialog.game.name == "chinchon" and len(dialog.levels()) == 2)
+        await settled(pilot)
+        assert built and all(isinstance(s, int) and isinstance(b, int) and b < s and n == b for s, b, n in built), built
+        assert (seats.value, bots.value, dialog.levels()) == (3, 2, ["normal", "normal"])
+
+
 async def tap_key_words(pilot: Pilot[CardApp], words: str) -> None:
     """In the help: the keys table's words ``words`` (a cell of its last column), scrolled to and clicked."""
     await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))

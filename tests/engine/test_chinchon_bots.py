@@ -114,3 +114,35 @@ def test_four_normal_bots_end_every_hand() -> None:
             break
         GAME.next_hand(state, 100 + hand)
     assert "void" in endings, endings
+
+
+def test_hard_keeps_the_card_that_would_meld_two_the_next_player_took_from_the_pile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 1 took 4e and 6e from the pile: 5e would give it a run. Seat 0 keeps it and throws 5o, worth the same
+    to its own hand; what each would give seat 1 (``Hard.danger``) is the reason."""
+    state, _ = rigged(monkeypatch, {0: "1c 2c 3c 10b 11b 12b 4e", 1: "1o 2b 3o 7e 10o 11c 12e"}, "7c",
+                      "6e 5e 5o", options={"limit": 3}, dealer=1)
+    for seat, kind, card in ((0, "", "4e"), (1, PILE, "7e"), (0, "", "6e"), (1, PILE, "10o"), (0, "", "")):
+        draw(state, seat, kind or STOCK)
+        if card:
+            act(state, seat, DISCARD, card)
+    view = GAME.view(state, 0)
+    hard = bots.Hard(view)
+    five_e, five_o = bots.Card.parse("5e"), bots.Card.parse("5o")
+    assert hard.danger(five_e) >= 10 > 2 > hard.danger(five_o), (hard.danger(five_e), hard.danger(five_o))
+    assert bots.hard(view, GAME.legal_actions(state, 0), random.Random(5)) == Action(DISCARD, cards=(five_o,))
+
+
+def test_hard_closes_or_waits_for_all_seven_by_the_match_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same cards, a close of 2 points open and a few live cards that would meld all seven: level, hard closes;
+    far behind, the -10 is worth the wait; with the other player near the target, it closes (its count may put him
+    out)."""
+    decisions = {}
+    for start in ((0, 0), (85, 20), (40, 95)):
+        state, _ = rigged(monkeypatch, {0: "1c 2c 3c 5o 5e 5b 2e", 1: "1o 2b 3o 7e 10o 11c 12e"}, "7c", "11o",
+                          start=list(start), dealer=1)
+        draw(state, 0)
+        legal = GAME.legal_actions(state, 0)
+        assert Action(KNOCK, cards=(bots.Card.parse("11o"),)) in legal
+        decisions[start] = bots.hard(GAME.view(state, 0), legal, random.Random(6)).type
+    assert decisions == {(0, 0): KNOCK, (85, 20): DISCARD, (40, 95): KNOCK}, decisions

@@ -10,8 +10,11 @@ hand that took them from the pile).
   pile away from them; and it closes as soon as it may (a close leaves the others their whole count: waiting for a
   better one seldom pays).
 - ``hard``: normal's values, each discard looked one draw ahead (the chance of each live card coming, and the best
-  discard after it), and a close put off one turn only where enough live cards would meld all seven for the -10
-  to outweigh the chance of another player closing first (``Read.close_now``).
+  discard after it); each discard weighed by what it would give the next player (``Hard.danger``: the pairs it
+  would meld, each by the chance that player holds both, a card it took from the pile for certain); and a close
+  put off one turn only where the match odds (``chinchon_odds``) of the -10 that enough live cards would bring
+  outweigh those of closing now, and of another player closing first (``Hard.close_now``): behind in the match
+  it waits more readily, ahead, or with another player near the target, it closes.
 
 Each sees only its seat's view.
 """
@@ -22,9 +25,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
+from itertools import combinations
 
 from cardtui.engine.cards import JOKER, Card
 from cardtui.engine.core import Action
+from cardtui.engine.rummy.bots import chinchon_odds
 from cardtui.engine.rummy.bots.pifpaf import rules_of
 from cardtui.engine.rummy.chinchon import REENTER
 from cardtui.engine.rummy.melds import Melder, Ruleset, index, layout, melder
@@ -111,8 +116,6 @@ def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
 # -- normal and hard: a hand valued beyond its points ---------------------------------------------------------
 CLOSE_NEXT = 0.2
 """How often another player closes on its next turn, about, once a hand is under way."""
-USUAL_LEFT = 12
-"""What a close usually leaves a player who did not close (``chinchon_odds.OTHER``'s mean)."""
 
 
 class Read:
@@ -166,11 +169,13 @@ class Read:
     def _links(self, card: Card, loose: Sequence[Card], melds: Sequence[Sequence[Card]]) -> int:
         """Live cards that would meld ``card`` with another loose card, or join it to a meld."""
         mask = 0
-        for o in loose:
-            if o is not card:
+        rank, suit = card.rank, card.suit
+        for o in loose:  # a card of another rank and suit melds with it only through a joker
+            if o is not card and (o.rank == rank or o.suit is suit or o is JOKER):
                 mask |= self._joining(card, (o,))
-        for mm in melds:
-            mask |= self._joining(card, tuple(mm))
+        for mm in melds:  # nor does a meld with no card of its rank or suit, nor a joker to give up
+            if any(o is JOKER or o.rank == rank or o.suit is suit for o in mm):
+                mask |= self._joining(card, tuple(mm))
         total = self._counted(card, mask) if mask else 0
         if self.rules.wild_acts:
             total += self.live.get(JOKER, 0)
@@ -255,21 +260,95 @@ class Read:
             weight += p
         return total + (1.0 - weight) * now
 
+
+class Hard(Read):
+    """Hard's reading: normal's values, a discard weighed by what it gives the next player, a close by the match
+    odds."""
+
+    def __init__(self, view: RummyView) -> None:
+        super().__init__(view)
+        seat = view.seats[self.next] if self.next is not None else None
+        self.their_known: Counter[Card] = Counter(seat.known) if seat is not None else Counter()
+        self.their_unknown = max(0, seat.card_count - len(seat.known)) if seat is not None else 0
+        """The next player's cards not known (not taken from the pile), dealt from the unseen ones."""
+        self._danger: dict[Card, float] = {}
+
+    def holds(self, card: Card) -> float:
+        """The chance that the next player holds ``card``: 1 for a card it took from the pile, else its share of
+        the unseen copies."""
+        if self.their_known[card]:
+            return 1.0
+        return min(1.0, self.their_unknown * self.live.get(card, 0) / self.unseen)
+
+    def danger(self, card: Card) -> float:
+        """What throwing ``card`` gives the next player, about: for each two cards that would meld it, the chance
+        that player holds both, times the points the meld takes off its hand."""
+        if self.next is None or card is JOKER:
+            return 0.0
+        known = self._danger.get(card)
+        if known is None:
+            pts = self.rules.points
+            known = self._danger[card] = sum(self.holds(x) * self.holds(y) * (pts[x.rank] + pts[y.rank])
+                                             for x, y in _pairs(card, self.rules.pack))
+        return known
+
+    def penalty(self, card: Card) -> float:
+        return self.danger(card) + (30.0 if card is JOKER else 0.0)
+
     def close_now(self, hand: Sequence[Card], close: Action) -> bool:
-        """Close at once, but for a hand one draw from every card melded often enough to be worth a turn: waiting
-        may bring ``left`` + 10 points, and risks each other player closing first, sparing itself what a close usually
-        leaves a player who did not close (``USUAL_LEFT``)."""
+        """Close now, but where waiting a turn is worth more in match odds (``chinchon_odds``, each other player
+        taken to count what a player who did not close usually counts, ``OTHER``): the chance that the next card
+        melds all seven (-10, and nothing laid off), against the chance (``CLOSE_NEXT`` each) that another player
+        closes first, counting what a closer usually counts (``CLOSER``) while this hand keeps its points."""
         kept = without(hand, close.cards[0])
         left = points(self.m, kept)
-        if left <= 1:
+        if left <= 0:
             return True
-        # How many live cards would meld every card (a -10 instead of ``left``).
         outs = sum(n for c, n in self.live.items()
                    if any(points(self.m, without([*kept, c], d)) == 0 for d in set([*kept, c])))
         chance = outs / self.unseen
-        others = max(1, sum(1 for s in self.view.seats if s.status is SeatStatus.IN) - 1)
-        risk = CLOSE_NEXT * others * USUAL_LEFT
-        return (left + 10) * chance <= risk * (1.0 - chance)
+        v = self.view
+        alive = [s.status is SeatStatus.IN for s in v.seats]
+        others = [s for s in range(len(v.seats)) if alive[s] and s != self.you]
+        if not chance or not others:
+            return True
+        scores = [s.score for s in v.seats]
+        target = v.table.target
+
+        def odds(mine: int, theirs: tuple[tuple[int, float], ...]) -> float:
+            total = 0.0
+            for d, p in theirs:
+                after = list(scores)
+                after[self.you] += mine
+                for o in others:
+                    after[o] += max(d, 0)
+                live = [alive[s] and after[s] <= target for s in range(len(after))]
+                if any(live):
+                    total += p * chinchon_odds.chinchon(after, self.you, target, live)
+                else:  # every one past the target: the fewest points win
+                    total += p * (after[self.you] == min(after[s] for s in range(len(after)) if alive[s]))
+            return total
+
+        now = odds(left, chinchon_odds.OTHER)
+        first = min(0.9, CLOSE_NEXT * len(others))
+        wait = chance * odds(-10, chinchon_odds.OTHER) + (1.0 - chance) * (
+            first * odds(left, chinchon_odds.CLOSER) + (1.0 - first) * now)
+        return now >= wait
+
+
+@cache
+def _pairs(card: Card, pack: str) -> tuple[tuple[Card, Card], ...]:
+    """Every two cards that meld with ``card``: two of its rank in other suits, or two that make a run of three with
+    it in its suit."""
+    lay = layout(pack)
+    if card.rank not in lay.place:
+        return ()
+    out = list(combinations([Card.of(card.rank, s) for s in lay.suits if s is not card.suit], 2))
+    p, ranks = lay.place[card.rank], lay.ranks
+    for a, b in ((-2, -1), (-1, 1), (1, 2)):
+        if p + a >= 0 and p + b < len(ranks):
+            out.append((Card.of(ranks[p + a], card.suit), Card.of(ranks[p + b], card.suit)))
+    return tuple(out)
 
 
 @cache
@@ -297,10 +376,10 @@ def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) 
     picked = _reentry(legal)
     if picked is not None:
         return picked
-    read = Read(view)
+    read = Hard(view) if deep else Read(view)
     hand = list(view.cards)
     close = _best_close(read.m, hand, legal)
-    if close is not None and (not deep or read.close_now(hand, close)):
+    if close is not None and (not isinstance(read, Hard) or read.close_now(hand, close)):
         return close
     if any(a.type == DRAW for a in legal):
         stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
@@ -315,7 +394,7 @@ def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) 
         if not deep:
             card, _ = read.best_discard(hand)
             return Action(DISCARD, cards=(card,))
-        ranked = sorted(set(hand), key=lambda c: read.value(without(hand, c)) + (30.0 if c is JOKER else 0.0))
+        ranked = sorted(set(hand), key=lambda c: read.value(without(hand, c)) + read.penalty(c))
         best, best_v = ranked[0], float("inf")
         for c in ranked[:3]:
             v = read.ahead(without(hand, c)) + read.penalty(c)

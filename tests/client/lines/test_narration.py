@@ -759,6 +759,23 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
             assert not any(runs_of_numbers(s) for s in said), said
 
 
+def test_the_log_says_a_chinchon_player_past_the_target_stays_out_not_that_it_lets_a_claim_go() -> None:
+    """A pass at Chinchón is a player past the target not coming back in; at Pif Paf, a claim window let go. The
+    board's log words each as it is, in every language."""
+    stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
+        type=common_pb2.ACTION_TYPE_PASS)))
+    chinchon, pifpaf = chinchon_model(), model("pifpaf")
+    for lang, out, go in (("en", "caio stays out.", "caio lets it go."), ("es", "caio se queda fuera.", None),
+                          ("pt_BR", "caio fica fora.", None)):
+        with speaking(lang):
+            said, let_go = event_words(chinchon, stay), event_words(pifpaf, stay)
+            assert said is not None and let_go is not None
+            assert said.text.plain == out, (lang, said.text.plain)
+            assert let_go.text.plain != said.text.plain and (go is None or let_go.text.plain == go), lang
+    mine = event_words(chinchon_model(seat=2), stay)
+    assert mine is not None and mine.text.plain == "You stay out."
+
+
 def test_a_void_chinchon_hand_is_said_void_with_the_points_as_they_stand() -> None:
     """A Chinchón hand nobody closed before the rebuilt stock ran out scores nothing: its result says it is void
     and why, then the points, the player's first with what they may still take; in every language, with no two
