@@ -78,6 +78,10 @@ def _nothing() -> None:
     pass
 
 
+def _nothing_of(table: Table) -> None:
+    pass
+
+
 @dataclass
 class TableConfig:
     game: str
@@ -204,6 +208,11 @@ class Table:
         """Told when something this table's entry in the lobby's list shows may have changed: a seat, a watcher,
         its status (``server.listings``)."""
         self.fanout.on_change = self.seating.on_change = self._listing
+        self.on_between_hands: Callable[[Table], None] = _nothing_of
+        """Told each time a hand ends and the table's pause before the next begins, after the hand's events are
+        sent: the moment it may move to another process (``movable``), which a look from outside can miss, the
+        pause being as short as ``next_hand_delay`` (``Room.hand_over_soon``). Told while the hand's change is
+        still being made: it must not let the table go there and then."""
         self.pacer = Pacer(lambda error: self.journal.unreachable(self, error), clock)
         self.hands_played = 0
         self.tally = Tally()
@@ -611,6 +620,8 @@ class Table:
         self.fanout.send(batch)
         if ended and self.match.match_over():
             self._open_absent()
+        if ended:
+            self.on_between_hands(self)
 
     def _note(self, events: list[Event], *steps: Step) -> None:
         """Table events (seats, chat, a commitment): numbered and marked in the journal (or

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
@@ -71,6 +72,9 @@ MOVED = N_("This table is served by another process now; your client follows it 
 STORE_AWAY = N_("The server cannot reach its store just now; the table comes back in a moment.")
 RETAKE_SECONDS = 1.0
 """How soon a table let go while the store was away is brought back from its journal (and again)."""
+HAND_OVER_WAIT_SECONDS = 1.0
+"""How long a process asked to let tables go to even its host's workers out waits for their hands to end
+(``Room.hand_over_soon``): short, since the workers' keeper sweeps for dead processes only between asks."""
 
 
 def new_token() -> str:
@@ -465,6 +469,45 @@ class Room:
             log.info("table %s moves to another process between hands", table_id)
             self.lost(table, MOVED, quiet=True)
             released.append(table_id)
+        return released
+
+    async def hand_over_soon(self, table_ids: Sequence[str], most: int, to: str = "",
+                             wait: float = HAND_OVER_WAIT_SECONDS) -> list[str]:
+        """``hand_over``; and while fewer than ``most`` are let go, each other of these tables let go at the moment
+        its hand ends, for ``wait`` seconds at most. A table is between hands only for the pause before its next
+        deal (as short as ``next_hand_delay``), while a hand lasts as long as its players take: on a busy host, a
+        look from outside now and then found every table in a hand, look after look, and the workers stayed
+        uneven. The ids let go."""
+        released = self.hand_over(table_ids, most, to)
+        waiting = [table for table_id in table_ids if table_id not in released
+                   and (table := self.tables.get(table_id)) is not None]
+        if len(released) >= most or not waiting or wait <= 0:
+            return released
+        done = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def ended(table: Table) -> None:  # told while the hand's change is still being made: let go just after it
+            loop.call_soon(let_go, table)
+
+        def let_go(table: Table) -> None:
+            if done.is_set():  # enough let go, or the wait is over: what is not returned must stay here
+                return
+            try:
+                released.extend(self.hand_over([table.id], most - len(released), to))
+            except StoreDown:  # said by the store's outage; the next ask tries again
+                done.set()
+            if len(released) >= most:
+                done.set()
+
+        told = {table.id: table.on_between_hands for table in waiting}
+        for table in waiting:
+            table.on_between_hands = ended
+        try:
+            await self.clock.wait(done, wait)
+        finally:
+            done.set()
+            for table in waiting:
+                table.on_between_hands = told[table.id]
         return released
 
     def _retake_soon(self, table_id: str) -> None:

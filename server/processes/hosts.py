@@ -31,7 +31,8 @@ class HostsService(hosts_pb2_grpc.HostsServicer):
 
     async def HandOver(self, request: hosts_pb2.HandOverRequest, context: Any) -> hosts_pb2.HandOverResponse:
         self._check(context)
-        return hosts_pb2.HandOverResponse(released=self.room.hand_over(request.table_ids, request.most, request.to))
+        released = await self.room.hand_over_soon(list(request.table_ids), request.most, request.to)
+        return hosts_pb2.HandOverResponse(released=released)
 
     async def Tables(  # type: ignore[override]  # answers a ListTablesResponse already serialized
         self, request: lobby_pb2.ListTablesRequest, context: Any

@@ -37,9 +37,9 @@ log = logging.getLogger("cardtui.takeover")
 SWEEP_SECONDS = 2.0
 """How often a process looks for tables whose process is gone, where other processes share its store."""
 EVEN_SECONDS = 0.25
-"""How soon the workers are looked at again while they are uneven and the tables to move were all in a hand: a table
-is between hands for the next hand's pause only (``--next-hand-delay``), which a look every two seconds may miss
-hand after hand."""
+"""How soon the workers are looked at again while they are uneven: a table is between hands for the next hand's pause
+only (``--next-hand-delay``), which a look every two seconds missed hand after hand; the worker asked waits for its
+tables' hands to end (``Room.hand_over_soon``), and is asked again this soon after."""
 
 
 class Keeper:
@@ -124,7 +124,7 @@ class Keeper:
                 log.warning("tables could not be moved to even the workers out (%s); trying again", e)
                 self.nudge()
                 return 0
-            self.uneven = not moved and self.placement.surplus() is not None
+            self.uneven = self.placement.surplus() is not None  # after a move short of even too: on at once
             return moved
 
     def nudge(self) -> None:
@@ -138,14 +138,16 @@ class Keeper:
             while True:
                 await self.room.clock.wait(self._again, EVEN_SECONDS if self.uneven else every)
                 self._again.clear()
-                try:
-                    await self.sweep()
-                    await self.even_out()
-                except StoreDown as e:  # said once; the next sweep, once it answers, takes what is due
-                    self.room.outage.down("the sweep for tables whose process is gone", e)
-                except Exception:
-                    log.exception("a sweep for tables whose process is gone failed; the next one tries again")
-                    await self.room.clock.sleep(1.0)
+                # each on its own: a sweep that fails does not keep the workers uneven, nor the reverse
+                for step, what in ((self.sweep, "the sweep for tables whose process is gone"),
+                                   (self.even_out, "the evening out of the workers")):
+                    try:
+                        await step()
+                    except StoreDown as e:  # said once; the next round, once it answers, does what is due
+                        self.room.outage.down(what, e)
+                    except Exception:
+                        log.exception("%s failed; the next round tries again", what)
+                        await self.room.clock.sleep(1.0)
 
         self._task = asyncio.get_running_loop().create_task(run())
 
