@@ -32,7 +32,7 @@ from cardtui.server.app import Running
 from cardtui.server.web.guests import PARENT
 from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket, origin_of, terminal_size
 from tests.test_web import Guest
-from tests.waiting import eventually, eventually_async
+from tests.waiting import PATIENCE, eventually, eventually_async
 
 MB = 1024 * 1024
 DRAWN = 64 * 1024
@@ -301,3 +301,89 @@ def test_the_origin_flags_are_checked(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "--web-origin cards.example.org" in done.stderr and "https://" in done.stderr
+
+
+BROWSER = """
+import asyncio, sys
+import aiohttp
+
+async def main() -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(sys.argv[1], autoping=sys.argv[2] == "answers") as ws:
+            print("open", flush=True)
+            async for _msg in ws:  # read all the while: a ping is answered as soon as it comes
+                pass
+            print("closed", ws.close_code, flush=True)
+
+asyncio.run(main())
+"""
+"""A browser in a process of its own, reading its websocket all the while (and so answering pings at once, if
+it "answers"), that says when its session opens and when the server closes it."""
+
+
+async def a_browser(url: str, answers: bool) -> asyncio.subprocess.Process:
+    browser = await asyncio.create_subprocess_exec(sys.executable, "-c", BROWSER, url,
+                                                   "answers" if answers else "silent",
+                                                   stdout=asyncio.subprocess.PIPE)
+    assert browser.stdout is not None
+    assert await browser.stdout.readline() == b"open\n"
+    return browser
+
+
+async def test_a_browser_that_answers_keeps_its_session_when_the_host_is_too_busy_to_read_the_answer(
+    server: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host's loop stalls right after each ping it sends, longer than a browser has to answer (as a busy
+    machine's scheduler may hold a process): the answer comes at once, and waits to be read with the deadline
+    due beside it. The session stays (aiohttp's own heartbeat ran the deadline first and closed it)."""
+    silence = 0.3
+    pings: list[float] = []
+    more = asyncio.Event()
+    send_frame = aiohttp.http_websocket.WebSocketWriter.send_frame
+
+    async def stalling(writer: aiohttp.http_websocket.WebSocketWriter, message: bytes, opcode: int,
+                       *args: object, **kwargs: object) -> None:
+        await send_frame(writer, message, opcode, *args, **kwargs)  # type: ignore[arg-type]
+        if opcode == aiohttp.WSMsgType.PING:
+            pings.append(time.monotonic())
+            more.set()
+            loop = asyncio.get_running_loop()
+            loop.call_soon(loop.call_soon, time.sleep, 3 * silence)  # once the ping is on its way
+
+    monkeypatch.setattr(aiohttp.http_websocket.WebSocketWriter, "send_frame", stalling)
+    web = WebServer(local_target("127.0.0.1", server.port), limits=WebLimits(4, 4, silence=silence))
+    await web.start(open_socket("127.0.0.1", 0))
+    try:
+        browser = await a_browser(f"ws://127.0.0.1:{web.port}/ws", answers=True)
+        assert browser.stdout is not None
+        closed = asyncio.ensure_future(browser.stdout.readline())
+        try:
+            while len(pings) < 4:  # a fourth ping: the third, stalled over, was judged answered
+                more.clear()
+                waiting = asyncio.ensure_future(more.wait())
+                await asyncio.wait([waiting, closed], timeout=PATIENCE, return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+                assert not closed.done(), f"the session ended after {len(pings)} pings: {closed.result()!r}"
+            assert [s for s in web.sessions if s.process is not None and not s.process.gone]
+        finally:
+            closed.cancel()
+            browser.kill()
+            await browser.wait()
+    finally:
+        await web.stop()
+
+
+async def test_a_browser_that_never_answers_a_ping_loses_its_session_and_its_process(server: Running) -> None:
+    web = WebServer(local_target("127.0.0.1", server.port), limits=WebLimits(4, 4, silence=0.3))
+    await web.start(open_socket("127.0.0.1", 0))
+    try:
+        browser = await a_browser(f"ws://127.0.0.1:{web.port}/ws", answers=False)
+        assert browser.stdout is not None
+        try:
+            assert (await asyncio.wait_for(browser.stdout.readline(), PATIENCE)).startswith(b"closed")
+            await eventually(lambda: not web.sessions, "the silent browser's session forgotten, its process gone")
+        finally:
+            browser.kill()
+            await browser.wait()
+    finally:
+        await web.stop()

@@ -74,6 +74,11 @@ ROWS = (10, 120)
 HOSTS_SECONDS = 10.0
 """This machine's addresses are looked up again (an address can change) at most this often, when a
 request names an address not known to be the machine's."""
+SILENCE_SECONDS = 15.0
+"""``WebLimits.silence``'s default."""
+READ_TURNS = 3
+"""Turns of the loop a session's keeper gives the browser's waiting bytes to be read (the socket's reader, the
+websocket's parser, the session's own reader) before judging the browser silent."""
 REAP_SECONDS = 2.0
 """How often the sweep looks for a session process whose guest has gone."""
 LOCAL_HINT = "this machine only; --host 0.0.0.0 opens it to the LAN"
@@ -85,6 +90,9 @@ class WebLimits:
     """Browser sessions one address may have open at once."""
     total: int = 32
     """Browser sessions open at once, all addresses together (each is a process on the host)."""
+    silence: float = SILENCE_SECONDS
+    """Seconds a browser may say nothing before it is pinged; it has as long again to answer, or its session
+    ends (a tab gone without a goodbye: a phone's network lost, a laptop shut), freeing its place."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,13 +303,18 @@ class GuestSession:
     """The tab has gone (or is going): the process is to end."""
     size: tuple[int, int] = (80, 24)
     stderr: bytearray = field(default_factory=bytearray)
+    silence: float = SILENCE_SECONDS
+    """``WebLimits.silence``: how long the browser may say nothing before it is asked, and then to answer."""
+    heard: float = 0.0
+    """When the browser last sent anything (the loop's clock), a pong included."""
 
     async def run(self) -> None:
-        """Pass traffic both ways until the tab or the process ends."""
+        """Pass traffic both ways until the tab or the process ends, or the browser stops answering."""
+        self.heard = asyncio.get_running_loop().time()
         tasks = [asyncio.ensure_future(self.pump_output()), asyncio.ensure_future(self.pump_input()),
-                 asyncio.ensure_future(self.keep_stderr())]
+                 asyncio.ensure_future(self.keep_alive()), asyncio.ensure_future(self.keep_stderr())]
         try:
-            await asyncio.wait(tasks[:2], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(tasks[:3], return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in tasks:
                 task.cancel()
@@ -323,9 +336,40 @@ class GuestSession:
                 elif kind == b"M" and json.loads(payload).get("type") == "exit":
                     return  # the guest quit the app: the page says the session ended
 
+    async def keep_alive(self) -> None:
+        """Ask a browser silent for ``silence`` seconds (a ping), and return (ending the session) if nothing
+        has come back ``silence`` seconds later.
+
+        What came back is judged after the loop has had its turns to read it. aiohttp's own heartbeat judged
+        by a timer alone: a host too busy to run its loop for half the heartbeat right after a ping (a busy
+        machine's scheduler) found the browser's answer and its own deadline due together, ran the deadline
+        first, and closed a tab that had answered at once."""
+        loop = asyncio.get_running_loop()
+        while True:
+            quiet = loop.time() - self.heard
+            if quiet < self.silence:
+                await asyncio.sleep(self.silence - quiet)
+                continue
+            asked = loop.time()
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.ws.ping()
+            await asyncio.sleep(self.silence)
+            for _turn in range(READ_TURNS):  # what arrived while the host was busy, read before judging
+                await asyncio.sleep(0)
+            if self.heard < asked:
+                log.info("a browser session from %s said nothing for %.0f s, nor answered a ping: ended",
+                         self.address, loop.time() - self.heard)
+                return
+
     async def pump_input(self) -> None:
-        """The browser's keys and sizes to the process, checked; until the tab goes."""
+        """The browser's keys and sizes to the process, checked; until the tab goes. A ping is answered
+        (autoping is off: ``keep_alive`` counts the pongs)."""
         async for message in self.ws:
+            self.heard = asyncio.get_running_loop().time()
+            if message.type == WSMsgType.PING:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await self.ws.pong(message.data)
+                continue
             if message.type != WSMsgType.TEXT:
                 continue
             try:
@@ -700,7 +744,8 @@ class WebServer(Server):
         if foreign is not None:
             log.info("refused a browser session from %s: its page is at %r, not here", address, foreign)
             raise web.HTTPForbidden(text="This page is not served here: open the room's own address.")
-        ws = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
+        # No heartbeat of aiohttp's, and pings answered here: GuestSession.keep_alive says why.
+        ws = web.WebSocketResponse(autoping=False, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         lang = browser_language(request)
         reason = self.refusal(address, lang)
@@ -710,7 +755,7 @@ class WebServer(Server):
             return ws
         size = terminal_size(request.query.get("width", 80), request.query.get("height", 24)) or (80, 24)
         table, code = invited(request.match_info.get("table", ""), request.match_info.get("code", ""))
-        session = GuestSession(address, ws, size=size)
+        session = GuestSession(address, ws, size=size, silence=self.limits.silence)
         self.sessions.add(session)  # counted from now until its process is gone
         try:
             # The bell at the guest's turn, on if their browser remembers it so (client.turn_bell).
