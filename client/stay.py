@@ -23,7 +23,7 @@ import contextlib
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -96,6 +96,11 @@ class Given:
         return not self.told and self.fate in (Fate.UNDEALT, Fate.UNSEEN)
 
 
+GIVEN_FIELDS = tuple(f.name for f in fields(Given))
+"""An entry's fields, as the file keeps them (each a string, a number or a boolean: ``dataclasses.asdict``'s
+deep copy of each is work for nothing, done for every entry each time a link is given or settled)."""
+
+
 @dataclass(frozen=True)
 class Taint:
     """A commitment this client gave a link to that dealt no hand, said on the next deal it checks at the host."""
@@ -162,9 +167,10 @@ class Stay:
 
                     fcntl.flock(lock, fcntl.LOCK_EX)
             data = _read(file)
-            before = json.dumps(data, sort_keys=True)
+            before = {host: [dict(raw) if isinstance(raw, dict) else raw for raw in entries]
+                      for host, entries in data.items()}
             yield data
-            if json.dumps(data, sort_keys=True) != before:
+            if data != before:  # (an entry holds strings, numbers and booleans: equal here is equal as JSON)
                 _write(file, data)
         finally:
             if lock is not None:
@@ -181,7 +187,7 @@ class Stay:
         settled = [e for e in entries if not (e.fate is Fate.OPEN or e.taints)]
         drop = {id(e) for e in settled[:-KEPT_SETTLED]} if len(settled) > KEPT_SETTLED else set()
         data.pop(self.host, None)
-        data[self.host] = [asdict(e) for e in entries if id(e) not in drop]
+        data[self.host] = [{name: getattr(e, name) for name in GIVEN_FIELDS} for e in entries if id(e) not in drop]
         while len(data) > KEPT_HOSTS:
             del data[next(iter(data))]
 
@@ -290,5 +296,5 @@ def _write(file: Path, data: dict[str, list[dict[str, Any]]]) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(tmp, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
+            f.write(json.dumps(data))  # the whole text at once: the encoder in C, not a write per fragment
         os.replace(tmp, file)

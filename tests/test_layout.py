@@ -10,12 +10,14 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import grimp
 import pytest
 
 from tools import layout
-from tools.imports import PackageGraphBuilder
+
+if TYPE_CHECKING:  # loaded by the tests that read the graph (their own test process): not by every one that collects
+    import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,6 +27,8 @@ GRAPH = pytest.mark.xdist_group("import-graph")
 
 @functools.cache
 def _built_graph() -> grimp.ImportGraph:
+    from tools.imports import PackageGraphBuilder
+
     return PackageGraphBuilder().build(["cardtui"], None, include_external_packages=True,
                                        exclude_type_checking_imports=True)
 

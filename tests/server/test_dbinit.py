@@ -7,7 +7,6 @@ from __future__ import annotations
 import secrets
 import subprocess
 
-import psycopg
 import pytest
 
 from cardtui.cli import main
@@ -29,6 +28,8 @@ def url(cluster: Cluster, role: str, database: str) -> str:
 
 
 def tables(cluster: Cluster, database: str) -> set[str]:
+    import psycopg  # loaded by the PostgreSQL tests' own test process, not by every one that collects them
+
     with psycopg.connect(cluster.url(database), autocommit=True) as db:
         rows = db.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
         return {str(r[0]) for r in rows}

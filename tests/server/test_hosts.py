@@ -20,7 +20,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import grpc
-import psycopg
 import pytest
 
 from cardtui.client.connection import Connection
@@ -173,6 +172,8 @@ async def test_the_host_driving_a_table_is_killed_mid_hand_and_the_survivor_take
 
 
 async def test_two_hosts_racing_for_one_table_leave_it_to_exactly_one(pg_url: str, tmp_path: Path) -> None:
+    import psycopg  # loaded by the PostgreSQL tests' own test process, not by every one that collects them
+
     # tables whose host is gone: made by a host killed before anyone took its tables
     proc, port = host_process(pg_url, tmp_path)
     try:
@@ -228,6 +229,8 @@ async def test_two_hosts_racing_for_one_table_leave_it_to_exactly_one(pg_url: st
 
 
 async def test_a_host_that_lost_its_session_never_writes_its_table_again(pg_url: str) -> None:
+    import psycopg  # loaded by the PostgreSQL tests' own test process, not by every one that collects them
+
     async with host(pg_url) as a, host(pg_url) as b, grpc.aio.insecure_channel(f"127.0.0.1:{a.port}") as ca:
         lobby = lobby_pb2_grpc.LobbyStub(ca)
         made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=0,
