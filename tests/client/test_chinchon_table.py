@@ -85,6 +85,9 @@ async def test_a_chinchon_table_is_played_by_keys_and_every_deal_checks_out(pati
         await app.open_table(table_id)
         screen = await at_table(pilot)
         pressed = await play(pilot, lambda: f"✔ Hand {hands}" in log_text(app))
+        while "discard" not in pressed and "close" not in pressed:  # the bot closed before this seat's first discard
+            hands += 1  # (its seven and one drawn melded at once): the next hand, until this seat has played one
+            pressed += await play(pilot, lambda n=hands: f"✔ Hand {n}" in log_text(app))
         text = " ".join(log_text(app).split())
         for hand in range(1, hands + 1):
             assert (f"✔ Hand {hand} (table deal {hand}): fair deal (committed before the cut; your seed in; your cards"
