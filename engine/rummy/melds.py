@@ -250,12 +250,14 @@ def _suit_counts(suits: int, copies: int) -> list[tuple[int, ...]]:
 MEMO = 50_000
 """Entries each of a melder's memos holds before it starts again (a few megabytes at most), where it is the
 process's only melder."""
-MEMO_BUDGET = 4 * MEMO
+MEMO_BUDGET = 40_000
 """Entries the memos of all of a process's melders hold together: each memo's share is this over the memos of the
 melders built so far, ``MEMO`` at most. Cacheta deals one of 26 sets of wild cards, each with a melder of its own,
 and at ``MEMO`` entries a memo, a process that had seen them all held twenty-six melders' memos full: a table worker
 and its bots' processes kept growing through a night (bench/marks.md, "A night on a small host"). Shared, they hold
-together what one melder's four did."""
+together a few megabytes (some 180 bytes an entry). At 200,000 a bots' process was still filling them hours into a
+night, some 36 MB in all, for no speed: the same 3,000 bots' decisions at Pif Paf, Cacheta and Chinchón, every
+level, took as long at 40,000 (bench/marks.md, "The bots' process in its second hour")."""
 Entry = tuple[int, int, int, int]
 """A natural meld part as masks: (cards once, cards twice, ~once, cards that drop to one)."""
 HoleEntry = tuple[int, int, int, int, int]

@@ -68,8 +68,11 @@ class Placement:
         """Each place's moves counted, as looked at over the last minute."""
         self._turn = 0
         self.handed: dict[int, list[str]] = {}
-        """Tables handed to a worker (by its place's index) that it has not said it took (its answer late or
-        lost): asked of it again at the next step, until it answers or dies (then the sweep finds them)."""
+        """Tables that may have been handed to a worker (by its place's index) that it has not said it took: those
+        the fullest was asked to let go, until it answered (its answer late or lost, as when a busy worker answers
+        after the call's deadline, it may have let some go all the same), then those it let go, until the emptiest
+        answered. At the next step, those of them the store says are the worker's are asked of it again (a table
+        it drives already is left as it is), so none is left handed to a worker that never took it."""
 
     def _recent(self, slot: Slot) -> int:
         if not slot.counts:
@@ -122,19 +125,24 @@ class Placement:
         does not answer in time is asked again at the next step (it may be busy restoring them); one that died
         meanwhile leaves them to the next sweep for tables whose process is gone."""
         live = {slot.index: slot for slot in self.workers.live()}
-        for index, ids in list(self.handed.items()):  # handed before, not yet said taken: asked again
+        for index, ids in list(self.handed.items()):  # maybe handed before, not said taken: asked again
             slot = live.get(index)
             if slot is None:  # gone: the tables handed to it are found by the sweep
                 del self.handed[index]
                 continue
-            await router.take_over(slot.address, ids)
+            asked = set(ids)
+            theirs = [p.table_id for p in self.store.owners.driven() if p.owner == slot.owner and p.table_id in asked]
+            if theirs:
+                await router.take_over(slot.address, theirs)
             del self.handed[index]
         plan = self.surplus()
         if plan is None:
             return 0
         fullest, emptiest, tables, most = plan
+        self.handed[emptiest.index] = tables
         released = await router.hand_over(fullest.address, tables, most, emptiest.owner)
         if not released:
+            del self.handed[emptiest.index]
             return 0
         self.handed[emptiest.index] = released
         taken = await router.take_over(emptiest.address, released)

@@ -138,12 +138,13 @@ RANKS = tuple(c.rank for c in CARDS)
 ARRANGED = 50_000
 """Hands an ``Arranger`` keeps the answer for, of each kind (loose cards, going out, the discard), where it is the
 process's only one; past it, that kind starts again."""
-ARRANGED_BUDGET = 2 * 3 * ARRANGED
+ARRANGED_BUDGET = 60_000
 """Answers every ``Arranger`` of a process keeps together (each its share, ``ARRANGED`` a kind at most). A bots'
 process that meets Cacheta's wild sets in turn holds ``KEPT`` arrangers, and at 200,000 answers a kind each they
-could hold 2.4 million answers, filling over a night: such a process grew through its first hours. Shared, they
-hold 300,000 at most (some tens of megabytes), and the process levels once they are full (bench/marks.md, "Memory
-in real hours")."""
+could hold 2.4 million answers, filling over a night: such a process grew through its first hours. Shared at
+300,000 they were still filling in a night's second hour (some 200 bytes an answer); at 60,000 (a dozen megabytes)
+they fill within minutes of a busy room, and the bots decide as fast (bench/marks.md, "The bots' process in its
+second hour")."""
 
 Hand = tuple[int, int]
 """A hand as two masks over ``melds.CARDS``: the cards held at least once, the cards held twice."""
