@@ -14,7 +14,9 @@ hand that took them from the pile).
   would meld, each by the chance that player holds both, a card it took from the pile for certain); and a close
   put off one turn only where the match odds (``chinchon_odds``) of the -10 that enough live cards would bring
   outweigh those of closing now, and of another player closing first (``Hard.close_now``): behind in the match
-  it waits more readily, ahead, or with another player near the target, it closes.
+  it waits more readily, ahead, or with another player near the target, it closes. And as the stock goes it counts
+  what live cards might meld of a loose card less (``LATE``, ``SPAN``), so that late in a hand it throws the high
+  cards it had kept for a meld.
 
 Each sees only its seat's view.
 """
