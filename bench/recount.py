@@ -571,7 +571,7 @@ class Rummy:
                     "taking": min(self.loose(without(ten, c)) for c in set(ten)) if card is not None else -1,
                     "goes_out": card is not None and self.loose(ten) <= 1,
                     "all_ten": card is not None and self.loose(ten) == 0,
-                    "outs": self.helping(hand), "unseen": unseen}
+                    "outs": self.helping(hand), "unseen": unseen, "closes": self.chinchon}
         if kind == "knock":
             thrown = next((a.cards[0] for a in (chosen, best) if a.type == "discard" and a.cards), None)
             outs = tens = -1
@@ -588,7 +588,7 @@ class Rummy:
                 melded = 10 if self.loose(hand) == 0 else 9
             return {"melded": melded, "outs": outs, "unseen": unseen, "stock": self.stock,
                     "discard": str(thrown) if thrown is not None else None, "tens": tens,
-                    "fewest": min(others) if self.flip is not None and others else -1}
+                    "fewest": min(others) if self.flip is not None and others else -1, "closes": self.chinchon}
         a, b = chosen.cards[0], best.cards[0]
         return {"chosen": str(a), "chosen_loose": self.loose(without(hand, a)),
                 "chosen_outs": self.helping(without(hand, a)), "best": str(b),

@@ -212,7 +212,10 @@ def _outcome(does: int, card: str) -> str:
 
 def _draw(r: analysis_pb2.DrawAdvice) -> str:
     parts = []
-    if r.card and r.goes_out:
+    if r.card and r.goes_out and r.closes:  # Chinchón: going out is a close with all seven kept melded
+        parts.append(_("Taking the {card} let you close with all seven cards melded, for -10.").format(
+            card=_card(r.card)))
+    elif r.card and r.goes_out:
         parts.append(_("Taking the {card} let you go out with all ten cards melded.").format(card=_card(r.card))
                      if r.all_ten else _("Taking the {card} let you go out now.").format(card=_card(r.card)))
     elif r.card and r.taking >= 0:
@@ -233,6 +236,8 @@ def _discard(r: analysis_pb2.DiscardAdvice) -> str:
 
 
 def _knock(r: analysis_pb2.KnockAdvice) -> str:
+    if r.closes:
+        return _close(r)
     said = _("Knocking then melded {melded} of your cards.").format(melded=r.melded)
     if r.discard and r.outs >= 0:
         said += " " + _("Playing on, throwing the {card}, {outs} of the {unseen} unseen cards would take you out, "
@@ -246,6 +251,20 @@ def _knock(r: analysis_pb2.KnockAdvice) -> str:
         if r.fewest > 0:
             said += " " + ngettext("The fewest points another player holds: {n}.",
                                    "The fewest points another player holds: {n}.", r.fewest).format(n=r.fewest)
+    return said
+
+
+def _close(r: analysis_pb2.KnockAdvice) -> str:
+    """Chinchón's close (cortar): it keeps seven of the eight cards, and all seven melded count -10."""
+    said = ngettext("Closing then melded {melded} of the seven cards kept.",
+                    "Closing then melded {melded} of the seven cards kept.", r.melded).format(melded=r.melded)
+    if r.discard and r.outs >= 0:
+        said += " " + ngettext(
+            "Playing on, throwing the {card}, {outs} of the {unseen} unseen cards would meld all seven, a close for "
+            "-10, with {stock} left in the stock.",
+            "Playing on, throwing the {card}, {outs} of the {unseen} unseen cards would meld all seven, a close for "
+            "-10, with {stock} left in the stock.", r.outs).format(card=_card(r.discard), outs=r.outs,
+                                                                   unseen=r.unseen, stock=r.stock)
     return said
 
 

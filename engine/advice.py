@@ -168,6 +168,9 @@ class DrawReason:
     """Live cards (copies the seat had not seen) that would help the hand now, ``helping``: a stock draw's chances..."""
     unseen: int
     """... out of these."""
+    closes: bool = False
+    """Chinchón: the hand goes out by a close (cortar) that keeps seven cards, and ``all_ten`` is all eight
+    melded, so that the seven kept are too."""
 
     kind = Kind.DRAW
 
@@ -207,6 +210,9 @@ class KnockReason:
     takes 2 points from every other player where a knock of nine takes 1 (-1: Pif Paf, or no choice played on)."""
     fewest: int = -1
     """Cacheta: the fewest points another player still in holds (-1: Pif Paf)."""
+    closes: bool = False
+    """Chinchón: a close (cortar), which keeps seven cards of the eight, not a knock: ``melded`` counts of those
+    seven, and ``outs`` the live cards that would let the seven kept close."""
 
     kind = Kind.KNOCK
 

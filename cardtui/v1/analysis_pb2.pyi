@@ -578,6 +578,7 @@ class DrawAdvice(_message.Message):
     ALL_TEN_FIELD_NUMBER: _builtins.int
     OUTS_FIELD_NUMBER: _builtins.int
     UNSEEN_FIELD_NUMBER: _builtins.int
+    CLOSES_FIELD_NUMBER: _builtins.int
     card: _builtins.str
     """the card that could be taken (the pile's top, a claimed discard); "": none"""
     loose: _builtins.int
@@ -592,6 +593,8 @@ class DrawAdvice(_message.Message):
     """live cards (copies the seat had not seen) that would help the hand now,"""
     unseen: _builtins.int
     """of this many unseen"""
+    closes: _builtins.bool
+    """Chinchón: the hand goes out by a close (cortar) that keeps seven cards"""
     def __init__(
         self,
         *,
@@ -602,10 +605,11 @@ class DrawAdvice(_message.Message):
         all_ten: _builtins.bool = ...,
         outs: _builtins.int = ...,
         unseen: _builtins.int = ...,
+        closes: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_ten", b"all_ten", "card", b"card", "goes_out", b"goes_out", "loose", b"loose", "outs", b"outs", "taking", b"taking", "unseen", b"unseen"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_ten", b"all_ten", "card", b"card", "closes", b"closes", "goes_out", b"goes_out", "loose", b"loose", "outs", b"outs", "taking", b"taking", "unseen", b"unseen"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -663,6 +667,7 @@ class KnockAdvice(_message.Message):
     DISCARD_FIELD_NUMBER: _builtins.int
     TENS_FIELD_NUMBER: _builtins.int
     FEWEST_FIELD_NUMBER: _builtins.int
+    CLOSES_FIELD_NUMBER: _builtins.int
     melded: _builtins.int
     """cards the best knock melds (10, or 9 and a discard)"""
     outs: _builtins.int
@@ -679,6 +684,8 @@ class KnockAdvice(_message.Message):
     """
     fewest: _builtins.int
     """Cacheta: the fewest points another player still in holds (-1: Pif Paf)"""
+    closes: _builtins.bool
+    """Chinchón: a close (cortar) that keeps seven cards, not a knock"""
     def __init__(
         self,
         *,
@@ -689,10 +696,11 @@ class KnockAdvice(_message.Message):
         discard: _builtins.str = ...,
         tens: _builtins.int = ...,
         fewest: _builtins.int = ...,
+        closes: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["discard", b"discard", "fewest", b"fewest", "melded", b"melded", "outs", b"outs", "stock", b"stock", "tens", b"tens", "unseen", b"unseen"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["closes", b"closes", "discard", b"discard", "fewest", b"fewest", "melded", b"melded", "outs", b"outs", "stock", b"stock", "tens", b"tens", "unseen", b"unseen"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

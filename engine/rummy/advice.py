@@ -67,7 +67,7 @@ def reason(view: RummyView, legal: Sequence[Action], chosen: Action, best: Actio
         taking = fewest(m, [*hand, card]) if card is not None else -1
         out = card is not None and m.goes_out([*hand, card])
         ten = card is not None and m.all_melded([*hand, card])
-        return DrawReason(card, loose(m, hand), taking, out, ten, helping(m, hand, left), count)
+        return DrawReason(card, loose(m, hand), taking, out, ten, helping(m, hand, left), count, bool(rules.points))
     if KNOCK in types:
         knocks = [a for a in legal if a.type == KNOCK]
         if not knocks:
@@ -86,7 +86,7 @@ def reason(view: RummyView, legal: Sequence[Action], chosen: Action, best: Actio
                 tens = sum(n for c, n in left.items() if n and m.all_melded([*kept, c]))
         others = [s.score for s in view.seats if s.seat != view.you and s.status is RummyStatus.IN and s.score > 0]
         lowest = min(others) if cacheta and others else -1
-        return KnockReason(melded, outs, count, view.stock_count, thrown, tens, lowest)
+        return KnockReason(melded, outs, count, view.stock_count, thrown, tens, lowest, bool(rules.points))
     if chosen.type == DISCARD and best.type == DISCARD and chosen.cards and best.cards:
         a, b = chosen.cards[0], best.cards[0]
         kept_a, kept_b = _without(hand, a), _without(hand, b)

@@ -35,6 +35,10 @@ REASONS: dict[str, A.AnalysisReason] = {
                                                    fewest=-1)),
     "ten": A.AnalysisReason(knock=A.KnockAdvice(melded=9, outs=88, unseen=88, stock=30, discard="2S", tens=6,
                                                  fewest=2)),
+    "seven": A.AnalysisReason(draw=A.DrawAdvice(card="5o", loose=2, taking=0, goes_out=True, outs=9, unseen=28,
+                                                 closes=True)),
+    "close": A.AnalysisReason(knock=A.KnockAdvice(melded=6, outs=3, unseen=25, stock=12, discard="7e", tens=-1,
+                                                   fewest=-1, closes=True)),
     "bet": A.AnalysisReason(bet=A.BetAdvice(pot=23, call=17, needed=0.425, chance=0.07, opponents=1,
                                              chance_all=0.07)),
     "bets": A.AnalysisReason(bet=A.BetAdvice(pot=6, call=4, needed=0.4, chance=0.44, opponents=2,
@@ -57,6 +61,10 @@ SAID = {
            "ten": ["88 of the 88 unseen cards would take you out", "6 of them would meld all ten",
                    "a knock of ten takes 2 points from every other player, one of nine 1",
                    "The fewest points another player holds: 2."],
+           "seven": ["Taking the 5● let you close with all seven cards melded, for -10.", "9 of the 28 unseen cards"],
+           "close": ["Closing then melded 6 of the seven cards kept.",
+                     "throwing the 7⚔, 3 of the 25 unseen cards would meld all seven, a close for -10",
+                     "12 left in the stock"],
            "bet": ["The pot held 23 chips and staying in cost 17", "42%", "yours wins 7% of the time",
                    "That is less than the pot odds ask for."],
            "bets": ["yours wins 44% of the time", "Against both other players still in, about 19%.",
@@ -75,6 +83,10 @@ SAID = {
               "knock": ["baixava 9 das suas cartas", "descartando o 2♠, 4 das 93 cartas não vistas", "com 40 no monte"],
               "ten": ["6 delas baixariam as dez", "bater com dez tira 2 pontos",
                       "O outro jogador com menos pontos tem 2."],
+              "seven": ["Pegar o 5● deixava você fechar com as sete cartas em jogos, por -10."],
+              "close": ["Fechar ali baixava 6 das sete cartas que ficavam.",
+                        "descartando o 7⚔, 3 das 25 cartas não vistas baixariam as sete, um fechamento por -10",
+                        "com 12 no monte"],
               "bet": ["O pote tinha 23 fichas e continuar custava 17", "42%", "a sua ganha 7% das vezes"],
               "bets": ["cerca de 19%", "Isso é menos do que as odds do pote pedem."]},
     "es": {"envido": ["Tu envido era 2", "2%", "Tanteador 10 a 12"],
@@ -91,6 +103,10 @@ SAID = {
            "knock": ["ligaba 9 de tus cartas", "tirando el 2♠, 4 de las 93 cartas no vistas", "con 40 en el mazo"],
            "ten": ["6 de ellas ligarían las diez", "cortar con diez le quita 2 puntos",
                    "El otro jugador con menos puntos tiene 2."],
+           "seven": ["Tomar el 5● te dejaba cortar con las siete cartas ligadas, por -10."],
+           "close": ["Cortar ahí ligaba 6 de las siete cartas que quedaban.",
+                     "tirando el 7⚔, 3 de las 25 cartas no vistas ligarían las siete, un corte por -10",
+                     "con 12 en el mazo"],
            "bet": ["El pozo tenía 23 fichas y seguir costaba 17", "42%", "la tuya gana el 7% de las veces"],
            "bets": ["cerca del 19%", "Eso es menos de lo que piden las odds del pozo."]},
 }
@@ -99,7 +115,8 @@ SAID = {
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 def test_every_kind_of_reason_is_said_with_its_numbers_in_every_language(lang: str) -> None:
     game = {"envido": "truco_argentino", "answer": "truco_argentino", "truco": "truco_argentino",
-            "trick": "truco_paulista", "sure": "truco_paulista", "bet": "cacho", "bets": "cacho", "ten": "cacheta"}
+            "trick": "truco_paulista", "sure": "truco_paulista", "bet": "cacho", "bets": "cacho", "ten": "cacheta",
+            "seven": "chinchon", "close": "chinchon"}
     with speaking(lang):
         for kind, reason in REASONS.items():
             model = TableModel(common_pb2.TableSummary(game=game.get(kind, "pifpaf")), 0)

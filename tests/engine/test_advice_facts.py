@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from bench.facts import OPTION_SETS, Tally, check, records
 from bench.recount import PAULISTA_RANK, envido_of, facts, seen_by
 from cardtui.engine import advice, analysis
-from cardtui.engine.advice import DiscardReason, EnvidoReason, KnockReason, TrucoReason
+from cardtui.engine.advice import DiscardReason, DrawReason, EnvidoReason, KnockReason, TrucoReason
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.seen import seen, unseen
@@ -147,7 +147,7 @@ def test_the_facts_bench_looks_at_its_clock_after_every_hand(monkeypatch: Any) -
 def test_a_chinchon_seat_has_seen_the_card_turned_up_and_its_reasons_count_the_spanish_pack() -> None:
     """Chinchón: the card turned up to start the pile is seen by every seat until it is taken; a reason's live cards
     are the Spanish pack's (counted over the French one they were always none), and a close's cards melded are the
-    seven's, not Pif Paf's nine. Each fact stated is the one the history recounts."""
+    seven's, not Pif Paf's nine, said as a close (``closes``). Each fact stated is the one the history recounts."""
     index = next(i for i, (game, options, _) in enumerate(OPTION_SETS) if game == "chinchon" and not options)
     helped = closes = 0
     for seed in range(12):
@@ -166,6 +166,7 @@ def test_a_chinchon_seat_has_seen_the_card_turned_up_and_its_reasons_count_the_s
                 stated = facts(record, position.step, position.chosen, best, why)
                 assert all(f.true for f in stated), [f for f in stated if not f.true]
                 helped += isinstance(why, DiscardReason) and why.chosen_outs > 0
+                assert not isinstance(why, DrawReason | KnockReason) or why.closes, why  # said as a close of seven
                 if isinstance(why, KnockReason):
                     closes += 1
                     assert 4 <= why.melded <= 7, why

@@ -146,3 +146,22 @@ def test_hard_closes_or_waits_for_all_seven_by_the_match_odds(monkeypatch: pytes
         assert Action(KNOCK, cards=(bots.Card.parse("11o"),)) in legal
         decisions[start] = bots.hard(GAME.view(state, 0), legal, random.Random(6)).type
     assert decisions == {(0, 0): KNOCK, (85, 20): DISCARD, (40, 95): KNOCK}, decisions
+
+
+def test_hard_throws_a_high_card_late_in_the_hand_that_it_keeps_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 10c beside the 7c (the 6c or the 11c would meld them in a run), the 6o drawn: early, hard keeps the 10c
+    for what live cards might meld of it and throws the 6o; once twenty cards were drawn from the stock (``SPAN``)
+    it counts that hope less (``LATE``) and throws the 10c, ten points that the other player's close would count in
+    full."""
+    state, _ = rigged(monkeypatch, {0: "2o 10c 7c 7e 3b 4o 2b", 1: "6c 5o 12o 2e 11e 10b 3c"}, "6e", "6o",
+                      dealer=1)
+    draw(state, 0)
+    view, legal = GAME.view(state, 0), GAME.legal_actions(state, 0)
+    assert bots.Hard(view).drawn() == 1 and bots.Read(view).hope == 1.0
+    thrown = {}
+    for drawn in (1, 5, bots.SPAN):
+        monkeypatch.setattr(bots.Hard, "drawn", lambda self, n=drawn: n)
+        assert bots.Hard(view).hope == pytest.approx(1.0 - bots.LATE * drawn / bots.SPAN)
+        thrown[drawn] = bots.hard(view, legal, random.Random(1)).cards[0]
+    six, ten = bots.Card.parse("6o"), bots.Card.parse("10c")
+    assert thrown == {1: six, 5: six, bots.SPAN: ten}, thrown

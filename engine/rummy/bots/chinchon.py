@@ -14,7 +14,9 @@ hand that took them from the pile).
   would meld, each by the chance that player holds both, a card it took from the pile for certain); and a close
   put off one turn only where the match odds (``chinchon_odds``) of the -10 that enough live cards would bring
   outweigh those of closing now, and of another player closing first (``Hard.close_now``): behind in the match
-  it waits more readily, ahead, or with another player near the target, it closes.
+  it waits more readily, ahead, or with another player near the target, it closes. And as the stock goes it counts
+  what live cards might meld of a loose card less (``LATE``, ``SPAN``), so that late in a hand it throws the high
+  cards it had kept for a meld.
 
 Each sees only its seat's view.
 """
@@ -31,7 +33,7 @@ from cardtui.engine.cards import JOKER, Card
 from cardtui.engine.core import Action
 from cardtui.engine.rummy.bots import chinchon_odds
 from cardtui.engine.rummy.bots.pifpaf import rules_of
-from cardtui.engine.rummy.chinchon import REENTER
+from cardtui.engine.rummy.chinchon import HAND, REENTER
 from cardtui.engine.rummy.melds import Melder, Ruleset, index, layout, melder
 from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView, SeatStatus
 from cardtui.engine.seen import seen as seen_by
@@ -114,6 +116,12 @@ def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
 
 
 # -- normal and hard: a hand valued beyond its points ---------------------------------------------------------
+LATE = 0.6
+SPAN = 20
+"""Hard counts what live cards might meld of a loose card less as the hand goes on: by ``LATE`` of it once ``SPAN``
+cards were drawn from the stock (about ten turns each at two), the share growing with each card drawn. Late in a
+hand fewer draws are left to meld a card, and another player is nearer its close, when loose points count in
+full."""
 CLOSE_NEXT = 0.2
 """How often another player closes on its next turn, about, once a hand is under way."""
 
@@ -130,10 +138,13 @@ class Read:
         deck = Counter(layout(self.rules.pack).kinds)
         if view.table.points and self.rules.wild_acts:
             deck[JOKER] = layout(self.rules.pack).jokers
+        self.size = sum(deck.values())
         self.live = {c: n - gone[c] for c, n in deck.items() if n > gone[c]}
         """Copies of each card still to come (the stock or another hand)."""
         self.unseen = max(1, sum(self.live.values()))
         self.next = self._next_seat()
+        self.hope = 1.0
+        """How much of what live cards might meld a value counts (hard counts less as the stock goes)."""
         self._values: dict[tuple[Card, ...], float] = {}
         self._with: dict[tuple[Card, tuple[Card, ...]], int] = {}
         self._counts: dict[tuple[Card, int], int] = {}
@@ -163,7 +174,7 @@ class Read:
         for c in loose:
             links = self._links(c, loose, melds)
             if links:
-                cost -= pts[c.rank] * min(0.6, 0.12 * links)
+                cost -= pts[c.rank] * min(0.6, 0.12 * links) * self.hope
         return cost
 
     def _links(self, card: Card, loose: Sequence[Card], melds: Sequence[Sequence[Card]]) -> int:
@@ -272,6 +283,14 @@ class Hard(Read):
         self.their_unknown = max(0, seat.card_count - len(seat.known)) if seat is not None else 0
         """The next player's cards not known (not taken from the pile), dealt from the unseen ones."""
         self._danger: dict[Card, float] = {}
+        self.hope = 1.0 - LATE * self.drawn() / SPAN
+
+    def drawn(self) -> int:
+        """Cards drawn from the stock this hand, at most ``SPAN`` (and ``SPAN`` once the stock was rebuilt)."""
+        dealt = HAND * sum(1 for s in self.view.seats if s.status is SeatStatus.IN) + 1
+        first = self.size - dealt
+        stock = self.view.stock_count
+        return SPAN if stock > first else min(SPAN, first - stock)
 
     def holds(self, card: Card) -> float:
         """The chance that the next player holds ``card``: 1 for a card it took from the pile, else its share of
