@@ -36,6 +36,7 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 import wave
 from collections.abc import Callable
@@ -88,8 +89,8 @@ class Voice:
         self.folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-"))
 
     def seconds(self, text: str) -> float:
-        if text not in self.known:
-            out = self.folder / "said.wav"
+        if text not in self.known:  # a file of its own: tables played at once time their sentences side by side
+            out = self.folder / f"said-{threading.get_ident()}.wav"
             subprocess.run(["espeak-ng", "-v", self.voice, "-s", str(self.rate), "-w", str(out), text], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             with wave.open(str(out)) as w:
@@ -252,6 +253,7 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
         if not said.ends:
             said.ends = said.at + voice.seconds(said.text)
     if os.environ.get("CARDTUI_BENCH_SPEECH_SAID"):  # every sentence: when, how long, how late it ended
+        print(f"  -- {game} {lang} {level} {voice.rate} wpm: every sentence (from the first hand measured)")
         for said in lines.said:
             print(f"    {said.at - room.starts[1]:8.2f} {voice.seconds(said.text):6.2f} "
                   f"{said.ends - said.at:6.2f}  {said.text}")
@@ -282,7 +284,7 @@ the verbose level at the default (the baseline)."""
 
 def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...] = GAMES,
         langs: tuple[str, ...] = ("en",), seed: int = SEED, baseline: bool = True,
-        rates: tuple[int, ...] = (FAST, DEFAULT_RATE)) -> dict[str, float]:
+        rates: tuple[int, ...] = (FAST, DEFAULT_RATE), together: bool = False) -> dict[str, float]:
     """Each game's speech against its hands' time, at the terse level at each rate (held to the marks) and at the
     verbose one (the baseline, left out without ``baseline``: Pif Paf's hands take minutes each at a room's pace),
     the same seed; the terse ratios by game, language and rate (the terse level at ``rates`` alone)."""
@@ -290,13 +292,21 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
         print("  espeak-ng is missing: make bench installs it from Debian (apt-get install espeak-ng)")
         return {}
     ratios: dict[str, float] = {}
-    for lang in langs:
-        voices = {rate: Voice(VOICES[lang], rate) for rate in (DEFAULT_RATE, FAST)}
-        try:
+    voices = {(lang, rate): Voice(VOICES[lang], rate) for lang in langs for rate in (DEFAULT_RATE, FAST)}
+    wanted = [(lang, game, level, rate) for lang in langs for game in games for level, rate in LEVELS
+              if (baseline or level == "terse") and (level != "terse" or rate in rates)]
+    try:
+        if together:  # every table at once, as a room plays them: the run takes its longest table's time
+            async def every() -> list[list[Hand]]:
+                return list(await asyncio.gather(*(play(game, lang, hands, seed, voices[lang, rate], level)
+                                                   for lang, game, level, rate in wanted)))
+            measured_all = dict(zip(wanted, asyncio.run(every()), strict=True))
+        else:
+            measured_all = {w: asyncio.run(play(w[1], w[0], hands, seed, voices[w[0], w[3]], w[2])) for w in wanted}
+        for lang in langs:
             for game in games:
-                heard = {(level, rate): asyncio.run(play(game, lang, hands, seed, voices[rate], level))
-                         for level, rate in LEVELS if (baseline or level == "terse") and (
-                             level != "terse" or rate in rates)}
+                heard = {(level, rate): m for (la, ga, level, rate), m in measured_all.items()
+                         if (la, ga) == (lang, game)}
                 for (level, rate), measured in heard.items():
                     speech = sum(h.speech for h in measured)
                     seconds = sum(h.seconds for h in measured)
@@ -318,10 +328,10 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                 terse = heard[("terse", DEFAULT_RATE)]
                 verbose = heard[("verbose", DEFAULT_RATE)]
                 said = sum(h.speech for h in terse) / sum(h.seconds for h in terse)
-                baseline = sum(h.speech for h in verbose) / sum(h.seconds for h in verbose)
-                print(f"  {game:16s} {lang:5s} terse says x{said / baseline:.2f} of verbose's speech per second of "
+                base = sum(h.speech for h in verbose) / sum(h.seconds for h in verbose)
+                print(f"  {game:16s} {lang:5s} terse says x{said / base:.2f} of verbose's speech per second of "
                       "play")
-        finally:
-            for voice in voices.values():
-                voice.close()
+    finally:
+        for voice in voices.values():
+            voice.close()
     return ratios
