@@ -55,7 +55,8 @@ def test_the_others_draws_and_discards_are_one_line_said_at_the_players_turn() -
     assert all(told(terse, m, e) == [] for e in events), "nothing said while the round goes on"
     assert sum(len(told(verbose, m, e)) for e in events) == 6, "verbose: each draw and discard"
     line = terse.turn_begins()
-    assert line == ["bia, 9 clubs; caio takes it, discards queen diamonds; dan, 7 clubs."], "cards named short"
+    assert line == ["bia, 9 clubs; caio takes it; dan, 7 clubs."], (
+        "cards named short; caio's discard, which dan drew over from the stock, out of play and unsaid")
     assert terse.turn_begins() == [], "said once"
     # The player's own discard, taken by the next seat: "yours", not the card named again.
     terse.acted = True
@@ -71,7 +72,21 @@ def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again(
     for seat, card in ((1, "2C"), (2, "3C"), (3, "4C")):
         assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card))) == []
     again = told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="5C")))
-    assert again == ["bia, 2 clubs; caio, 3 clubs; dan, 4 clubs."]
+    assert again == ["dan, 4 clubs."], "each discard drawn over from the stock is out of play: the pile's top alone"
+
+
+def test_a_discard_taken_is_said_and_one_drawn_over_is_not() -> None:
+    """What a player can act on: each card taken from the pile, and the pile's top; a discard the next seat drew
+    over from the stock is out of play (``last`` has it)."""
+    m = model()
+    terse = Narrator(Level.TERSE)
+    said = []
+    for seat, took, card in ((1, "", "2C"), (2, "2C", "3C"), (3, "", "4C"), (1, "4C", "5C")):
+        if took:
+            told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=seat, source=common_pb2.DRAW_SOURCE_PILE, card=took)))
+        said += told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card)))
+    assert said == ["bia, 2 clubs; caio takes it; dan, 4 clubs."], "the round, as bia comes round again"
+    assert terse.turn_begins() == ["bia takes it, discards 5 clubs."]
 
 
 def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them_is() -> None:
@@ -253,9 +268,22 @@ def test_an_envido_is_accepted_without_its_stake_and_won_by_a_side() -> None:
     assert "7" in told(Narrator(Level.VERBOSE), m, accepted)[0], "verbose says the stake"
     ours = truco(2, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=2, team=0, envido=25, points=7))
     theirs = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=1, team=1, envido=31, points=3))
-    assert told(terse, m, ours) == ["Our envido: +7."]
-    assert told(terse, m, theirs) == ["Their envido: +3."]
+    assert told(terse, m, ours) == ["Our envido: +7, with 25."]
+    assert told(terse, m, theirs) == ["Their envido: +3, with 31."]
     assert told(Narrator(Level.VERBOSE), m, ours) == ["caio wins the envido with 25: us +7."]
+
+
+def test_the_others_tengos_are_heard_before_the_players_turn_and_folded_into_the_envido_won() -> None:
+    """What the player answers needs the best envido so far, so the others' "Tengo"s are said before their turn;
+    the ones that come after it are the envido's result, which says the winning points."""
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+    tengo = truco(1, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=1, points=29))
+    assert told(terse, m, tengo) == []
+    assert terse.turn_begins() == ["bia: Tengo 29."], "the best so far, before the player answers"
+    told(terse, m, truco(2, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=3, points=31)))
+    won = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=3, team=1, envido=31, points=2))
+    assert told(terse, m, won) == ["Their envido: +2, with 31."], "dan's Tengo, in the result"
 
 
 def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it() -> None:
@@ -538,8 +566,9 @@ def test_a_seat_whose_name_ends_in_a_number_is_said_with_a_word_before_its_total
     assert said == ["dan wins the hand; you 9, bot 2 has 7, caio 8, dan 10."]
     assert not runs_of_numbers(said[0])
     told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="9C")))
+    told(narrator, m, rummy(drew=rummy_pb2.RummyDrew(seat=2, source=common_pb2.DRAW_SOURCE_PILE, card="9C")))
     told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=2, card="9D")))
-    assert narrator.turn_begins() == ["bot 2 discards 9 clubs; caio, 9 diamonds."]
+    assert narrator.turn_begins() == ["bot 2 discards 9 clubs; caio takes it, discards 9 diamonds."]
 
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
