@@ -277,6 +277,7 @@ def main() -> None:
     ARGS.runs, ARGS.hands, ARGS.hours, ARGS.seed = args.runs, args.hands, args.hours, args.seed
     ARGS.speech_hands, ARGS.speech_langs, ARGS.speech_games = args.speech_hands, args.speech_langs, args.speech_games
     ARGS.speech_no_baseline, ARGS.speech_rates = args.speech_no_baseline, args.speech_rates
+    ARGS.speech_together = args.speech_together
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)
 

@@ -40,6 +40,7 @@ import threading
 import time
 import wave
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,6 +112,9 @@ class Said:
     """When the voice began and ended saying it (after what was said before it)."""
     turn: bool = False
     """The line mode said it as a turn of the player's (the player answers it once heard)."""
+    late: float = 0.0
+    """How much later than the voice's end of it the player answered it: the time espeak-ng took to time it, past
+    its saying (tables played at once on a busy machine), which lengthens the hand."""
 
 
 @dataclass
@@ -182,6 +186,8 @@ class Hand:
     """Places where two numbers were heard one after the other."""
     own_total: bool = True
     """A sentence said the player's own total (their seat's, or their team's) after the hand's end."""
+    late: float = 0.0
+    """How late the player answered their turns for the voice's timing of them (``Said.late``)."""
 
     @property
     def ratio(self) -> float:
@@ -216,6 +222,7 @@ async def listening(room: TimedRoom, lines: Heard, rng: random.Random) -> None:
             continue
         # The player hears the turn whole (the bell rang as it began), and answers: what the voice had not said
         # yet of the table is cut short (a screen reader's speech is interrupted), not waited out.
+        said.late = max(0.0, loop.time() - (said.at + length))
         await asyncio.sleep(max(0.0, said.at + length - loop.time()))
         at = room.at
         if at is None or at.spectating or not my_turn(at.model):
@@ -267,7 +274,8 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
         waited = sum(s.begins - s.at for s in heard if s.turn)
         runs = sum(len(runs_of_numbers(s.text)) for s in heard)
         own = any(mine.search(s.text) for s in heard if s.at >= end)
-        out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited, runs, own))
+        late = sum(s.late for s in heard if s.turn)
+        out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited, runs, own, late))
     return out
 
 
@@ -298,6 +306,7 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
     try:
         if together:  # every table at once, as a room plays them: the run takes its longest table's time
             async def every() -> list[list[Hand]]:
+                asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(len(wanted) + 4))  # espeak-ng
                 return list(await asyncio.gather(*(play(game, lang, hands, seed, voices[lang, rate], level)
                                                    for lang, game, level, rate in wanted)))
             measured_all = dict(zip(wanted, asyncio.run(every()), strict=True))
@@ -322,7 +331,8 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                           f"x{min(each):.2f} to x{max(each):.2f} (median x{statistics.median(each):.2f}); the "
                           f"voice {max(h.lag for h in measured):.1f} s behind at worst; numbers run together "
                           f"{sum(h.runs for h in measured)}; results without the player's total "
-                          f"{sum(not h.own_total for h in measured)}")
+                          f"{sum(not h.own_total for h in measured)}; answers late for the timing "
+                          f"{sum(h.late for h in measured):.1f} s")
                 if not baseline or DEFAULT_RATE not in rates:
                     continue
                 terse = heard[("terse", DEFAULT_RATE)]
