@@ -774,6 +774,12 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     told(terse, mine, ended)
     assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, with 105 left, ana 47, bia 1, caio 48."]
     assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close with 7 swords face down."]
+    loose = chinchon_counted(m)
+    assert loose.view is not None
+    loose.view.rummy.result.counts[0].CopyFrom(rummy_pb2.RummyCount(seat=3, loose=["2o"], points=2))
+    told(terse, loose, ended)
+    assert terse.after_view(loose) == ["you +17; you 47, with 53 left, bia 1, caio 48, dan -5."], \
+        "a close with a loose card: its count is in the closer's total"
     stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
         type=common_pb2.ACTION_TYPE_PASS)))
     assert told(Narrator(Level.TERSE), after, stay) == ["caio stays out."], "past the target: not a claim let go"
