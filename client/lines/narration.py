@@ -281,8 +281,8 @@ class Narrator:
     """A truco hand dealt whose cards the player has not heard yet: said with their first turn of it (``hand``
     says them at any time)."""
     received: list[str] = field(default_factory=list)
-    """Cards dealt to the player at Cacho since the hand began and not said yet: said with their turn ("Your turn,
-    with 4 diamonds."), which comes before anything is decided with them."""
+    """Cards dealt to the player at Cacho since the hand began and not said yet: said with their turn ("With 4
+    diamonds: pass, bet 1."), which comes before anything is decided with them."""
     drawn: str = ""
     """A card the player just drew from the stock, said with the turn that discards (``drew_turn``)."""
     dealt_now: bool = False
@@ -593,7 +593,7 @@ class Narrator:
             return ""
         if view is not None and view.WhichOneof("game") == "cacho" and model.seat is not None:
             # Nor at Cacho: the last pot's winner said a new hand begins, and its first card is said with the turn
-            # it is for ("Your turn, with 4 spades."), as each later round's is.
+            # it is for ("With 4 spades: ..."), as each later round's is.
             self.received = [*cards, *self.received]
             return ""
         if not cards or model.seat is None:

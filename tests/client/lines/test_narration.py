@@ -454,7 +454,7 @@ def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand()
 
 
 def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
-    """A card dealt to the player in round 2 or 3 is said with the turn it is for ("Your turn, with 4 diamonds:
+    """A card dealt to the player in round 2 or 3 is said with the turn it is for ("With 4 diamonds:
     ..."), after the others' bets; once; verbose says it as it comes."""
     m = cacho_model()
     view = m.view
@@ -469,7 +469,7 @@ def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     assert told(at.narrator, at.model, dealt) == []
     assert told(Narrator(Level.VERBOSE), at.model, dealt) == ["You receive 4 of diamonds."]
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn, with 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
+    assert heard.said[-1] == "With 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Pass, Bet 2.", "the card said once, the numbers known; a later turn by its choices"
 
@@ -499,7 +499,7 @@ def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_a
     assert told(at.narrator, at.model, bet) == []
     assert at.narrator.turn_begins() == ["bia bets 1."]
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn, with 4 spades: Pass, Bet 1."
+    assert heard.said[-1] == "With 4 spades: Pass, Bet 1."
     verbose = Narrator(Level.VERBOSE)
     redealt = table_pb2.Event(seq=4, cacho=cacho_pb2.CachoEvent(redealt=cacho_pb2.CachoRedealt()))
     assert told(at.narrator, at.model, redealt) == ["Dealt again: everyone passed."]
@@ -629,7 +629,7 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     room, at, heard = truco_turn([*play, truco_call])
     room._say_turn(at, with_hand=True)
     first = heard.said[-1]
-    assert first == "Your turn, with 4 clubs, 7 hearts and ace spades: play 1 to 3, Truco! 7.", first
+    assert first == "With 4 clubs, 7 hearts and ace spades: play 1 to 3, Truco! 7.", first
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Play, Truco!", "the numbers never move: said once; a later turn by its choices"
     view = at.model.view
@@ -653,7 +653,7 @@ def test_the_maos_choice_of_the_cards_is_said_with_its_choices_and_the_cards() -
     room, at, heard = truco_turn(choice)
     room._say_turn(at, with_hand=True)
     said = heard.said[-1]
-    assert said == "Your turn, with 4 clubs, 7 hearts and ace spades: Fico (keep) 10, Pass on 11, Reject 12.", said
+    assert said == "With 4 clubs, 7 hearts and ace spades: Fico (keep) 10, Pass on 11, Reject 12.", said
 
 
 def test_every_hands_totals_add_up_to_the_chips_on_the_table() -> None:
