@@ -140,21 +140,43 @@ class Heard:
 
 
 class TimedRoom(LineRoom):
-    """The line mode, noting when each hand starts and ends as its events come."""
+    """The line mode, noting when each hand starts and ends as its events come; and the player, answering each turn
+    of theirs once its sentences are heard."""
 
-    def __init__(self, start: Start, lines: Heard) -> None:
+    def __init__(self, start: Start, lines: Heard, rng: random.Random) -> None:
         super().__init__(start, lines)
         self.heard_by = lines
+        self.rng = rng
         self.starts: list[float] = []
         self.ends: list[float] = []
+        self.answering: set[asyncio.Task[None]] = set()
 
     def _say_turn(self, at: Seat, again: bool = False, with_hand: bool = False) -> None:
         """A turn's sentence is known by the line mode saying a turn, not by its words: a later turn of a hand is
         said by its choices alone."""
         before = len(self.heard_by.said)
         super()._say_turn(at, again, with_hand)
-        for said in self.heard_by.said[before:]:
+        turn = self.heard_by.said[before:]
+        for said in turn:
             said.turn = True
+        if turn and self.starts and turn[0].at >= self.starts[0]:  # (not in the lobby, nor the table's opening)
+            task = asyncio.get_running_loop().create_task(self._answer(turn))
+            self.answering.add(task)
+            task.add_done_callback(self.answering.discard)
+
+    async def _answer(self, turn: list[Said]) -> None:
+        """The player hears the turn whole (the bell rang as it began), and answers: what the voice had not said
+        yet of the table is cut short (a screen reader's speech is interrupted), not waited out. Timed apart from
+        the voice's queue, so that the time espeak-ng takes over what came before does not delay it."""
+        loop = asyncio.get_running_loop()
+        lengths = [await asyncio.to_thread(self.heard_by.voice.seconds, s.text) for s in turn]
+        heard = turn[0].at + sum(lengths)
+        turn[-1].late = max(0.0, loop.time() - heard)
+        await asyncio.sleep(max(0.0, heard - loop.time()))
+        at = self.at
+        if at is None or at.spectating or not my_turn(at.model):
+            return
+        self.heard_by.typed.put_nowait(answer(self._choices(at), self.rng))
 
     def heard(self, at: Seat, msg: table_pb2.TableMessage) -> None:
         if msg.WhichOneof("body") == "update":
@@ -206,9 +228,8 @@ def answer(offered: list[Choice], rng: random.Random) -> str:
     return str(c.number)
 
 
-async def listening(room: TimedRoom, lines: Heard, rng: random.Random) -> None:
-    """The voice, saying each sentence after the one before; and the player, answering a turn once it is said."""
-    loop = asyncio.get_running_loop()
+async def listening(room: TimedRoom, lines: Heard) -> None:
+    """The voice, saying each sentence after the one before (the player answers apart: ``TimedRoom``)."""
     free = 0.0
     while True:
         said = await lines.coming.get()
@@ -218,16 +239,6 @@ async def listening(room: TimedRoom, lines: Heard, rng: random.Random) -> None:
             continue
         said.begins = max(said.at, free)
         said.ends = free = said.begins + length
-        if not said.turn:
-            continue
-        # The player hears the turn whole (the bell rang as it began), and answers: what the voice had not said
-        # yet of the table is cut short (a screen reader's speech is interrupted), not waited out.
-        said.late = max(0.0, loop.time() - (said.at + length))
-        await asyncio.sleep(max(0.0, said.at + length - loop.time()))
-        at = room.at
-        if at is None or at.spectating or not my_turn(at.model):
-            continue
-        lines.typed.put_nowait(answer(room._choices(at), rng))
 
 
 async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level: str = "terse") -> list[Hand]:
@@ -235,11 +246,11 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
     folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-store-"))
     running = await start("127.0.0.1", 0, folder / "store.db")
     lines = Heard(voice)
-    room = TimedRoom(Start(f"127.0.0.1:{running.port}", "ana", own_config=False), lines)
+    room = TimedRoom(Start(f"127.0.0.1:{running.port}", "ana", own_config=False), lines, random.Random(seed))
     with speaking(lang):
         mine = own_total()
         task = asyncio.create_task(room.run())
-        voice_task = asyncio.create_task(listening(room, lines, random.Random(seed)))
+        voice_task = asyncio.create_task(listening(room, lines))
         try:
             while room.conn is None or room.info is None or not lines.said:
                 await asyncio.sleep(0.05)
