@@ -75,6 +75,9 @@ OPTIONS = {"cacho": {"chips": 50}}
 at random; with the default 20 chips it was out of the match within a few hands, and then heard only each pot's
 winner, which measured nothing of what a player in the hand hears), of two digits as a room's are (each hand's
 result says every seat's total: a thousand is longer to say than twenty)."""
+PLAYERS = ("ana", "bia", "ivo", "eva", "leo", "lia", "rui", "teo", "noa", "ian", "gil", "isa", "ada", "edu", "ari",
+           "ema", "luz", "mel")
+"""The players' names where the tables share a room (a name of three letters, as "ana" is, and no number)."""
 PAUSE = 4.0
 """The server's pause between hands (``serve --next-hand-delay``'s default): a hand's time ends with it, or with
 the next deal, whichever comes first (a match's end waits longer, for the players' answers)."""
@@ -241,31 +244,36 @@ async def listening(room: TimedRoom, lines: Heard) -> None:
         said.ends = free = said.begins + length
 
 
-async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level: str = "terse") -> list[Hand]:
-    """``hands`` whole hands of ``game`` with three bots, in ``lang``, each timed and its speech measured."""
+async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level: str = "terse",
+               room_at: str = "", name: str = "ana", opening: asyncio.Semaphore | None = None) -> list[Hand]:
+    """``hands`` whole hands of ``game`` with three bots, in ``lang``, each timed and its speech measured: on a
+    server of its own, or at the room at ``room_at`` as ``name`` (``opening``: the tables being opened at once)."""
     folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-store-"))
-    running = await start("127.0.0.1", 0, folder / "store.db")
+    running = None if room_at else await start("127.0.0.1", 0, folder / "store.db")
     lines = Heard(voice)
-    room = TimedRoom(Start(f"127.0.0.1:{running.port}", "ana", own_config=False), lines, random.Random(seed))
+    address = room_at or f"127.0.0.1:{running.port if running is not None else 0}"
+    room = TimedRoom(Start(address, name, own_config=False), lines, random.Random(seed))
     with speaking(lang):
         mine = own_total()
         task = asyncio.create_task(room.run())
         voice_task = asyncio.create_task(listening(room, lines))
         try:
-            while room.conn is None or room.info is None or not lines.said:
-                await asyncio.sleep(0.05)
-            lines.typed.put_nowait(level)
-            table = await room.conn.create(lobby_pb2.CreateTableRequest(
-                game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30,
-                options={k: common_pb2.OptionValue(number=v) for k, v in OPTIONS.get(game, {}).items()}))
-            await room.open_table(table.id)
+            async with opening or asyncio.Semaphore():
+                while room.conn is None or room.info is None or not lines.said:
+                    await asyncio.sleep(0.05)
+                lines.typed.put_nowait(level)
+                table = await room.conn.create(lobby_pb2.CreateTableRequest(
+                    game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30,
+                    options={k: common_pb2.OptionValue(number=v) for k, v in OPTIONS.get(game, {}).items()}))
+                await room.open_table(table.id)
             while len(room.starts) < hands + 2:
                 await asyncio.sleep(0.2)
         finally:
             lines.typed.put_nowait("quit")
             await asyncio.wait_for(task, 30)
             voice_task.cancel()
-            await running.stop(grace=0.2)
+            if running is not None:
+                await running.stop(grace=0.2)
             shutil.rmtree(folder, ignore_errors=True)
     for said in lines.said:  # what the voice had not reached when the bench stopped listening
         if not said.ends:
@@ -317,9 +325,19 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
     try:
         if together:  # every table at once, as a room plays them: the run takes its longest table's time
             async def every() -> list[list[Hand]]:
+                """One room (one server, as a host runs it) with every table at once, each player of its own."""
                 asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(len(wanted) + 4))  # espeak-ng
-                return list(await asyncio.gather(*(play(game, lang, hands, seed, voices[lang, rate], level)
-                                                   for lang, game, level, rate in wanted)))
+                folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-room-"))
+                running = await start("127.0.0.1", 0, folder / "store.db")
+                opening = asyncio.Semaphore(2)
+                try:
+                    return list(await asyncio.gather(*(
+                        play(game, lang, hands, seed, voices[lang, rate], level, f"127.0.0.1:{running.port}",
+                             PLAYERS[n % len(PLAYERS)] + "a" * (n // len(PLAYERS)), opening)
+                        for n, (lang, game, level, rate) in enumerate(wanted))))
+                finally:
+                    await running.stop(grace=0.2)
+                    shutil.rmtree(folder, ignore_errors=True)
             measured_all = dict(zip(wanted, asyncio.run(every()), strict=True))
         else:
             measured_all = {w: asyncio.run(play(w[1], w[0], hands, seed, voices[w[0], w[3]], w[2])) for w in wanted}
