@@ -24,6 +24,11 @@ verbose level at the default rate is the baseline. The worst hand, and how far b
 a hand and as the player's turns began, are printed beside it; and, over every sentence said, the places where
 two numbers are heard one after the other (none is the mark) and the hands whose result did not say the player's
 own total (none).
+
+With ``--speech-together`` every game, language and rate is played at once, each at its own table of one room (one
+server, as a host runs it), each by a player of its own: the run takes its longest table's time (Pif Paf's) rather
+than the sum of them all. The player answers a turn timed apart from the voice's queue, and how much later than its
+saying the timing let them answer is printed (it lengthens the hand: 0 is a clean run).
 """
 
 from __future__ import annotations
