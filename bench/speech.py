@@ -55,6 +55,7 @@ from cardtui.client.lines.reading import runs_of_numbers
 from cardtui.client.turn_bell import my_turn
 from cardtui.i18n import _, speaking
 from cardtui.server.app import start
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho", "chinchon")
@@ -333,7 +334,9 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                 """One room (one server, as a host runs it) with every table at once, each player of its own."""
                 asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(len(wanted) + 4))  # espeak-ng
                 folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-room-"))
-                running = await start("127.0.0.1", 0, folder / "store.db")
+                # every player at one address, as no room's are: as many tables a minute as there are players
+                running = await start("127.0.0.1", 0, folder / "store.db",
+                                      limits=Limits(tables_per_minute=float(len(wanted) + 1)))
                 opening = asyncio.Semaphore(2)
                 try:
                     return list(await asyncio.gather(*(
