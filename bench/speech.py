@@ -219,6 +219,9 @@ class Hand:
     """A sentence said the player's own total (their seat's, or their team's) after the hand's end."""
     late: float = 0.0
     """How late the player answered their turns for the voice's timing of them (``Said.late``)."""
+    timed_out: int = 0
+    """Turns of the player's the table played for them, their time up (a bench too slow to answer: not a clean
+    run, the hand lengthened by the wait)."""
 
     @property
     def ratio(self) -> float:
@@ -261,6 +264,7 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
     room = TimedRoom(Start(address, name, own_config=False), lines, random.Random(seed))
     with speaking(lang):
         mine = own_total()
+        up = _("Time is up: the table plays for you.")
         task = asyncio.create_task(room.run())
         voice_task = asyncio.create_task(listening(room, lines))
         try:
@@ -300,7 +304,9 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
         runs = sum(len(runs_of_numbers(s.text)) for s in heard)
         own = any(mine.search(s.text) for s in heard if s.at >= end)
         late = sum(s.late for s in heard if s.turn)
-        out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited, runs, own, late))
+        timed_out = sum(s.text == up for s in heard)
+        out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited, runs, own, late,
+                        timed_out))
     return out
 
 
@@ -335,7 +341,9 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                 asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(len(wanted) + 4))  # espeak-ng
                 folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-room-"))
                 # every player at one address, as no room's are: as many tables a minute as there are players
-                running = await start("127.0.0.1", 0, folder / "store.db",
+                # and the tables driven by two table workers (``serve``'s default), not this process, which plays
+                # every player: one process for them all was late with their answers past their turn's time
+                running = await start("127.0.0.1", 0, folder / "store.db", workers=2,
                                       limits=Limits(tables_per_minute=float(len(wanted) + 1)))
                 opening = asyncio.Semaphore(2)
                 try:
@@ -369,7 +377,8 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                           f"voice {max(h.lag for h in measured):.1f} s behind at worst; numbers run together "
                           f"{sum(h.runs for h in measured)}; results without the player's total "
                           f"{sum(not h.own_total for h in measured)}; answers late for the timing "
-                          f"{sum(h.late for h in measured):.1f} s")
+                          f"{sum(h.late for h in measured):.1f} s; turns timed out "
+                          f"{sum(h.timed_out for h in measured)}")
                 if not baseline or DEFAULT_RATE not in rates:
                     continue
                 terse = heard[("terse", DEFAULT_RATE)]
