@@ -341,16 +341,18 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                 asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(len(wanted) + 4))  # espeak-ng
                 folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-room-"))
                 # every player at one address, as no room's are: as many tables a minute as there are players
-                # and the tables driven by two table workers (``serve``'s default), not this process, which plays
-                # every player: one process for them all was late with their answers past their turn's time
-                running = await start("127.0.0.1", 0, folder / "store.db", workers=2,
+                running = await start("127.0.0.1", 0, folder / "store.db",
                                       limits=Limits(tables_per_minute=float(len(wanted) + 1)))
                 opening = asyncio.Semaphore(2)
-                try:
-                    return list(await asyncio.gather(*(
+                try:  # a table that fails is said, and the others measured
+                    played = await asyncio.gather(*(
                         play(game, lang, hands, seed, voices[lang, rate], level, f"127.0.0.1:{running.port}",
                              PLAYERS[n % len(PLAYERS)] + "a" * (n // len(PLAYERS)), opening)
-                        for n, (lang, game, level, rate) in enumerate(wanted))))
+                        for n, (lang, game, level, rate) in enumerate(wanted)), return_exceptions=True)
+                    for w, p in zip(wanted, played, strict=True):
+                        if isinstance(p, BaseException):
+                            print(f"  {w[1]:16s} {w[0]:5s} {w[2]:7s} {w[3]} wpm: not measured ({p!r:.200})")
+                    return [p if isinstance(p, list) else [] for p in played]
                 finally:
                     await running.stop(grace=0.2)
                     shutil.rmtree(folder, ignore_errors=True)
@@ -360,7 +362,7 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
         for lang in langs:
             for game in games:
                 heard = {(level, rate): m for (la, ga, level, rate), m in measured_all.items()
-                         if (la, ga) == (lang, game)}
+                         if (la, ga) == (lang, game) and m}
                 for (level, rate), measured in heard.items():
                     speech = sum(h.speech for h in measured)
                     seconds = sum(h.seconds for h in measured)
