@@ -24,6 +24,11 @@ verbose level at the default rate is the baseline. The worst hand, and how far b
 a hand and as the player's turns began, are printed beside it; and, over every sentence said, the places where
 two numbers are heard one after the other (none is the mark) and the hands whose result did not say the player's
 own total (none).
+
+With ``--speech-together`` every game, language and rate is played at once, each at its own table of one room (one
+server, as a host runs it), each by a player of its own: the run takes its longest table's time (Pif Paf's) rather
+than the sum of them all. The player answers a turn timed apart from the voice's queue, and how much later than its
+saying the timing let them answer is printed (it lengthens the hand: 0 is a clean run).
 """
 
 from __future__ import annotations
@@ -36,9 +41,11 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 import wave
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +55,7 @@ from cardtui.client.lines.reading import runs_of_numbers
 from cardtui.client.turn_bell import my_turn
 from cardtui.i18n import _, speaking
 from cardtui.server.app import start
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho", "chinchon")
@@ -73,6 +81,9 @@ OPTIONS = {"cacho": {"chips": 50}}
 at random; with the default 20 chips it was out of the match within a few hands, and then heard only each pot's
 winner, which measured nothing of what a player in the hand hears), of two digits as a room's are (each hand's
 result says every seat's total: a thousand is longer to say than twenty)."""
+PLAYERS = ("ana", "bia", "ivo", "eva", "leo", "lia", "rui", "teo", "noa", "ian", "gil", "isa", "ada", "edu", "ari",
+           "ema", "luz", "mel")
+"""The players' names where the tables share a room (a name of three letters, as "ana" is, and no number)."""
 PAUSE = 4.0
 """The server's pause between hands (``serve --next-hand-delay``'s default): a hand's time ends with it, or with
 the next deal, whichever comes first (a match's end waits longer, for the players' answers)."""
@@ -88,8 +99,8 @@ class Voice:
         self.folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-"))
 
     def seconds(self, text: str) -> float:
-        if text not in self.known:
-            out = self.folder / "said.wav"
+        if text not in self.known:  # a file of its own: tables played at once time their sentences side by side
+            out = self.folder / f"said-{threading.get_ident()}.wav"
             subprocess.run(["espeak-ng", "-v", self.voice, "-s", str(self.rate), "-w", str(out), text], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             with wave.open(str(out)) as w:
@@ -110,6 +121,9 @@ class Said:
     """When the voice began and ended saying it (after what was said before it)."""
     turn: bool = False
     """The line mode said it as a turn of the player's (the player answers it once heard)."""
+    late: float = 0.0
+    """How much later than the voice's end of it the player answered it: the time espeak-ng took to time it, past
+    its saying (tables played at once on a busy machine), which lengthens the hand."""
 
 
 @dataclass
@@ -135,21 +149,43 @@ class Heard:
 
 
 class TimedRoom(LineRoom):
-    """The line mode, noting when each hand starts and ends as its events come."""
+    """The line mode, noting when each hand starts and ends as its events come; and the player, answering each turn
+    of theirs once its sentences are heard."""
 
-    def __init__(self, start: Start, lines: Heard) -> None:
+    def __init__(self, start: Start, lines: Heard, rng: random.Random) -> None:
         super().__init__(start, lines)
         self.heard_by = lines
+        self.rng = rng
         self.starts: list[float] = []
         self.ends: list[float] = []
+        self.answering: set[asyncio.Task[None]] = set()
 
     def _say_turn(self, at: Seat, again: bool = False, with_hand: bool = False) -> None:
         """A turn's sentence is known by the line mode saying a turn, not by its words: a later turn of a hand is
         said by its choices alone."""
         before = len(self.heard_by.said)
         super()._say_turn(at, again, with_hand)
-        for said in self.heard_by.said[before:]:
+        turn = self.heard_by.said[before:]
+        for said in turn:
             said.turn = True
+        if turn and self.starts and turn[0].at >= self.starts[0]:  # (not in the lobby, nor the table's opening)
+            task = asyncio.get_running_loop().create_task(self._answer(turn))
+            self.answering.add(task)
+            task.add_done_callback(self.answering.discard)
+
+    async def _answer(self, turn: list[Said]) -> None:
+        """The player hears the turn whole (the bell rang as it began), and answers: what the voice had not said
+        yet of the table is cut short (a screen reader's speech is interrupted), not waited out. Timed apart from
+        the voice's queue, so that the time espeak-ng takes over what came before does not delay it."""
+        loop = asyncio.get_running_loop()
+        lengths = [await asyncio.to_thread(self.heard_by.voice.seconds, s.text) for s in turn]
+        heard = turn[0].at + sum(lengths)
+        turn[-1].late = max(0.0, loop.time() - heard)
+        await asyncio.sleep(max(0.0, heard - loop.time()))
+        at = self.at
+        if at is None or at.spectating or not my_turn(at.model):
+            return
+        self.heard_by.typed.put_nowait(answer(self._choices(at), self.rng))
 
     def heard(self, at: Seat, msg: table_pb2.TableMessage) -> None:
         if msg.WhichOneof("body") == "update":
@@ -181,6 +217,11 @@ class Hand:
     """Places where two numbers were heard one after the other."""
     own_total: bool = True
     """A sentence said the player's own total (their seat's, or their team's) after the hand's end."""
+    late: float = 0.0
+    """How late the player answered their turns for the voice's timing of them (``Said.late``)."""
+    timed_out: int = 0
+    """Turns of the player's the table played for them, their time up (a bench too slow to answer: not a clean
+    run, the hand lengthened by the wait)."""
 
     @property
     def ratio(self) -> float:
@@ -199,9 +240,8 @@ def answer(offered: list[Choice], rng: random.Random) -> str:
     return str(c.number)
 
 
-async def listening(room: TimedRoom, lines: Heard, rng: random.Random) -> None:
-    """The voice, saying each sentence after the one before; and the player, answering a turn once it is said."""
-    loop = asyncio.get_running_loop()
+async def listening(room: TimedRoom, lines: Heard) -> None:
+    """The voice, saying each sentence after the one before (the player answers apart: ``TimedRoom``)."""
     free = 0.0
     while True:
         said = await lines.coming.get()
@@ -211,47 +251,45 @@ async def listening(room: TimedRoom, lines: Heard, rng: random.Random) -> None:
             continue
         said.begins = max(said.at, free)
         said.ends = free = said.begins + length
-        if not said.turn:
-            continue
-        # The player hears the turn whole (the bell rang as it began), and answers: what the voice had not said
-        # yet of the table is cut short (a screen reader's speech is interrupted), not waited out.
-        await asyncio.sleep(max(0.0, said.at + length - loop.time()))
-        at = room.at
-        if at is None or at.spectating or not my_turn(at.model):
-            continue
-        lines.typed.put_nowait(answer(room._choices(at), rng))
 
 
-async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level: str = "terse") -> list[Hand]:
-    """``hands`` whole hands of ``game`` with three bots, in ``lang``, each timed and its speech measured."""
+async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level: str = "terse",
+               room_at: str = "", name: str = "ana", opening: asyncio.Semaphore | None = None) -> list[Hand]:
+    """``hands`` whole hands of ``game`` with three bots, in ``lang``, each timed and its speech measured: on a
+    server of its own, or at the room at ``room_at`` as ``name`` (``opening``: the tables being opened at once)."""
     folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-store-"))
-    running = await start("127.0.0.1", 0, folder / "store.db")
+    running = None if room_at else await start("127.0.0.1", 0, folder / "store.db")
     lines = Heard(voice)
-    room = TimedRoom(Start(f"127.0.0.1:{running.port}", "ana", own_config=False), lines)
+    address = room_at or f"127.0.0.1:{running.port if running is not None else 0}"
+    room = TimedRoom(Start(address, name, own_config=False), lines, random.Random(seed))
     with speaking(lang):
         mine = own_total()
+        up = _("Time is up: the table plays for you.")
         task = asyncio.create_task(room.run())
-        voice_task = asyncio.create_task(listening(room, lines, random.Random(seed)))
+        voice_task = asyncio.create_task(listening(room, lines))
         try:
-            while room.conn is None or room.info is None or not lines.said:
-                await asyncio.sleep(0.05)
-            lines.typed.put_nowait(level)
-            table = await room.conn.create(lobby_pb2.CreateTableRequest(
-                game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30,
-                options={k: common_pb2.OptionValue(number=v) for k, v in OPTIONS.get(game, {}).items()}))
-            await room.open_table(table.id)
+            async with opening or asyncio.Semaphore():
+                while room.conn is None or room.info is None or not lines.said:
+                    await asyncio.sleep(0.05)
+                lines.typed.put_nowait(level)
+                table = await room.conn.create(lobby_pb2.CreateTableRequest(
+                    game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30,
+                    options={k: common_pb2.OptionValue(number=v) for k, v in OPTIONS.get(game, {}).items()}))
+                await room.open_table(table.id)
             while len(room.starts) < hands + 2:
                 await asyncio.sleep(0.2)
         finally:
             lines.typed.put_nowait("quit")
             await asyncio.wait_for(task, 30)
             voice_task.cancel()
-            await running.stop(grace=0.2)
+            if running is not None:
+                await running.stop(grace=0.2)
             shutil.rmtree(folder, ignore_errors=True)
     for said in lines.said:  # what the voice had not reached when the bench stopped listening
         if not said.ends:
             said.ends = said.at + voice.seconds(said.text)
     if os.environ.get("CARDTUI_BENCH_SPEECH_SAID"):  # every sentence: when, how long, how late it ended
+        print(f"  -- {game} {lang} {level} {voice.rate} wpm: every sentence (from the first hand measured)")
         for said in lines.said:
             print(f"    {said.at - room.starts[1]:8.2f} {voice.seconds(said.text):6.2f} "
                   f"{said.ends - said.at:6.2f}  {said.text}")
@@ -265,7 +303,10 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
         waited = sum(s.begins - s.at for s in heard if s.turn)
         runs = sum(len(runs_of_numbers(s.text)) for s in heard)
         own = any(mine.search(s.text) for s in heard if s.at >= end)
-        out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited, runs, own))
+        late = sum(s.late for s in heard if s.turn)
+        timed_out = sum(s.text == up for s in heard)
+        out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited, runs, own, late,
+                        timed_out))
     return out
 
 
@@ -282,7 +323,7 @@ the verbose level at the default (the baseline)."""
 
 def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...] = GAMES,
         langs: tuple[str, ...] = ("en",), seed: int = SEED, baseline: bool = True,
-        rates: tuple[int, ...] = (FAST, DEFAULT_RATE)) -> dict[str, float]:
+        rates: tuple[int, ...] = (FAST, DEFAULT_RATE), together: bool = False) -> dict[str, float]:
     """Each game's speech against its hands' time, at the terse level at each rate (held to the marks) and at the
     verbose one (the baseline, left out without ``baseline``: Pif Paf's hands take minutes each at a room's pace),
     the same seed; the terse ratios by game, language and rate (the terse level at ``rates`` alone)."""
@@ -290,13 +331,38 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
         print("  espeak-ng is missing: make bench installs it from Debian (apt-get install espeak-ng)")
         return {}
     ratios: dict[str, float] = {}
-    for lang in langs:
-        voices = {rate: Voice(VOICES[lang], rate) for rate in (DEFAULT_RATE, FAST)}
-        try:
+    voices = {(lang, rate): Voice(VOICES[lang], rate) for lang in langs for rate in (DEFAULT_RATE, FAST)}
+    wanted = [(lang, game, level, rate) for lang in langs for game in games for level, rate in LEVELS
+              if (baseline or level == "terse") and (level != "terse" or rate in rates)]
+    try:
+        if together:  # every table at once, as a room plays them: the run takes its longest table's time
+            async def every() -> list[list[Hand]]:
+                """One room (one server, as a host runs it) with every table at once, each player of its own."""
+                asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(len(wanted) + 4))  # espeak-ng
+                folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-room-"))
+                # every player at one address, as no room's are: as many tables a minute as there are players
+                running = await start("127.0.0.1", 0, folder / "store.db",
+                                      limits=Limits(tables_per_minute=float(len(wanted) + 1)))
+                opening = asyncio.Semaphore(2)
+                try:  # a table that fails is said, and the others measured
+                    played = await asyncio.gather(*(
+                        play(game, lang, hands, seed, voices[lang, rate], level, f"127.0.0.1:{running.port}",
+                             PLAYERS[n % len(PLAYERS)] + "a" * (n // len(PLAYERS)), opening)
+                        for n, (lang, game, level, rate) in enumerate(wanted)), return_exceptions=True)
+                    for w, p in zip(wanted, played, strict=True):
+                        if isinstance(p, BaseException):
+                            print(f"  {w[1]:16s} {w[0]:5s} {w[2]:7s} {w[3]} wpm: not measured ({p!r:.200})")
+                    return [p if isinstance(p, list) else [] for p in played]
+                finally:
+                    await running.stop(grace=0.2)
+                    shutil.rmtree(folder, ignore_errors=True)
+            measured_all = dict(zip(wanted, asyncio.run(every()), strict=True))
+        else:
+            measured_all = {w: asyncio.run(play(w[1], w[0], hands, seed, voices[w[0], w[3]], w[2])) for w in wanted}
+        for lang in langs:
             for game in games:
-                heard = {(level, rate): asyncio.run(play(game, lang, hands, seed, voices[rate], level))
-                         for level, rate in LEVELS if (baseline or level == "terse") and (
-                             level != "terse" or rate in rates)}
+                heard = {(level, rate): m for (la, ga, level, rate), m in measured_all.items()
+                         if (la, ga) == (lang, game) and m}
                 for (level, rate), measured in heard.items():
                     speech = sum(h.speech for h in measured)
                     seconds = sum(h.seconds for h in measured)
@@ -312,16 +378,18 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                           f"x{min(each):.2f} to x{max(each):.2f} (median x{statistics.median(each):.2f}); the "
                           f"voice {max(h.lag for h in measured):.1f} s behind at worst; numbers run together "
                           f"{sum(h.runs for h in measured)}; results without the player's total "
-                          f"{sum(not h.own_total for h in measured)}")
+                          f"{sum(not h.own_total for h in measured)}; answers late for the timing "
+                          f"{sum(h.late for h in measured):.1f} s; turns timed out "
+                          f"{sum(h.timed_out for h in measured)}")
                 if not baseline or DEFAULT_RATE not in rates:
                     continue
                 terse = heard[("terse", DEFAULT_RATE)]
                 verbose = heard[("verbose", DEFAULT_RATE)]
                 said = sum(h.speech for h in terse) / sum(h.seconds for h in terse)
-                baseline = sum(h.speech for h in verbose) / sum(h.seconds for h in verbose)
-                print(f"  {game:16s} {lang:5s} terse says x{said / baseline:.2f} of verbose's speech per second of "
+                base = sum(h.speech for h in verbose) / sum(h.seconds for h in verbose)
+                print(f"  {game:16s} {lang:5s} terse says x{said / base:.2f} of verbose's speech per second of "
                       "play")
-        finally:
-            for voice in voices.values():
-                voice.close()
+    finally:
+        for voice in voices.values():
+            voice.close()
     return ratios

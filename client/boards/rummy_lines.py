@@ -4,8 +4,8 @@ terse words of its own events: a knock with its discard, or (Chinchón) a close 
 
 A Chinchón hand ends in a count rather than a winner: the close is said as it comes ("bia closes with 5 cups face
 down."), the count with the hand's result, once the view after it holds every seat's points ("Chinchón! bia minus
-ten, you +7; you 30, with 70 left, bia 5, caio 3 has 44."): what the closer's cards outside melds added (minus ten
-with all seven melded) and the player's, then every seat's points, the player's first with the points they may
+ten, you +7; you 30, with 70 left, bia 5, caio 3 has 44."): the closer's minus ten (all seven melded) and what
+the player's cards outside melds added, then every seat's points, the player's first with the points they may
 still take before the target puts them out. A player out for good hears no draw or discard of the others'. A hand
 nobody closed before the rebuilt stock ran out is said void, with the points as they stand."""
 
@@ -47,9 +47,9 @@ def _won(model: TableModel, body: table_pb2.HandEnded) -> str:
 
 
 def counted(model: TableModel) -> str:
-    """A Chinchón count as a hand's result says it: a chinchón, then what the closer's cards outside melds added
-    ("minus ten" with all seven melded) and the player's; "" before the count. The others' are in their totals,
-    said after it."""
+    """A Chinchón count as a hand's result says it: a chinchón, then the closer's "minus ten" (all seven melded)
+    and what the player's cards outside melds added; "" before the count. The others' are in their totals, said
+    after it."""
     view = model.view
     if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("result"):
         return ""
@@ -57,8 +57,9 @@ def counted(model: TableModel) -> str:
     parts = []
     for n, c in enumerate(result.counts):
         mine = c.seat == model.seat
-        if n and not mine:
-            continue  # the others' counts are in their totals, said next: the closer's and the player's are said
+        if not mine and (n or c.loose):
+            continue  # the others' counts are in their totals, said next: the player's is said, and the closer's
+            # minus ten (a total does not show it; a close with loose cards was just heard)
         if n == 0 and not c.loose:
             parts.append(_("you minus ten") if mine else _("{name} minus ten").format(name=model.name(c.seat)))
         else:

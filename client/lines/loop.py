@@ -625,7 +625,7 @@ class LineRoom:
             cards = "" if drew else at.narrator.hand_unheard(model, at.slots)
             hand = model.view.hand if model.view is not None else 0
             if drew or cards:
-                self.say(drew or _("Your turn, with {cards}: {choices}.").format(cards=cards, choices=choices))
+                self.say(drew or _("With {cards}: {choices}.").format(cards=cards, choices=choices))
             elif at.turn_hand == hand:
                 self.say(f"{choices[:1].upper()}{choices[1:]}.")  # a later turn of the hand: the bell, its choices
             else:

@@ -12,10 +12,11 @@ fair-deal check's findings falls minutes behind a hand of Pif Paf. The terse lev
 player's decision and what came of the hand: their turn and its choices; the others' calls, bets, folds and
 cards that reach the table; a knock, a claim; the results. The rest is folded or left for the asking:
 
-- the others' draws and discards at Pif Paf and Cacheta are one line a round ("bia, 9 clubs; caio takes it,
-  discards queen hearts": a card taken from the pile was just heard, or was the player's own, "yours"), said when
-  the player's turn comes or when a seat's turn comes round again; a card the player draws from the stock is
-  said with the discard's turn ("You draw 4 clubs, number 5; discard.");
+- the others' draws and discards at the rummy games are one line a round ("bia, 9 clubs; caio takes it; dan, 7
+  clubs": a card taken from the pile was just heard, or was the player's own, "yours"), said when the player's
+  turn comes or when a seat's turn comes round again; a discard the next seat drew over from the stock is out of
+  play and unsaid (caio's queen above): each card taken and the pile's top are what a player acts on; a card the
+  player draws from the stock is said with the discard's turn ("You draw 4 clubs, number 5; discard.");
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
@@ -24,8 +25,9 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   only), and the hand's number not at all (the last one's result was said); a truco's call without its stake,
   which the word says, an envido's first call too (its sum once raised, a falta's always), and another's
   acceptance not at all (what follows says it: the play goes on, the envido's points are called; a raise and a
-  refusal are said); an envido won as ours or theirs, with what it gives (the points each side
-  holds were said in its "Tengo"s), and not another's "Son buenas" before it; a trick as ours or theirs; the
+  refusal are said); an envido won as ours or theirs, with what it gives and the points that won it (the
+  others' "Tengo"s are said before the player's turn to answer, and the rest left to it), and not another's
+  "Son buenas" before it; a trick as ours or theirs; the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone ("bia, 7 coins, then knight clubs, 4 swords");
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
@@ -135,17 +137,45 @@ def verdict_said(verdict: Verdict, level: Level) -> str:
     return _(short) if short is not None else spoken(verdict.said().text.plain)
 
 
+@dataclass(frozen=True)
+class Fold:
+    """Another's turn at the pile: what they took from it ("" from the stock; "yours", "it": the discard just heard;
+    else the card, named) and the card they discarded."""
+
+    name: str
+    took: str
+    taken: str
+    card: str
+
+    def said(self, discard: bool) -> str:
+        """The turn, its discard named only where ``discard`` (a discard the next seat drew over is out of play:
+        ``last`` has it)."""
+        if not self.took:
+            return name_then(self.name, self.card, _("{name}, {what}"), _("{name} discards {what}")) if discard else ""
+        if discard:
+            template = {"yours": _("{name} takes yours, discards {card}"), "it": _("{name} takes it, discards {card}")}
+            return template.get(self.took, _("{name} takes {taken}, discards {card}")).format(
+                name=self.name, taken=self.taken, card=self.card)
+        template = {"yours": _("{name} takes yours"), "it": _("{name} takes it")}
+        return template.get(self.took, _("{name} takes {taken}")).format(name=self.name, taken=self.taken)
+
+
 @dataclass
 class Folded:
-    """The others' draws and discards since the player's last turn, to be said as one line."""
+    """The others' draws and discards since the player's last turn, to be said as one line: each card taken from
+    the pile, and the discards a player can still take or just saw taken (the last one, the pile's top now; one the
+    next seat took); a discard the next seat drew over from the stock is out of play, and goes unsaid."""
 
-    moves: list[str] = field(default_factory=list)
+    moves: list[Fold] = field(default_factory=list)
     seats: set[int] = field(default_factory=set)
     taken: dict[int, str] = field(default_factory=dict)
     """A seat's card taken from the pile this turn, said with its discard."""
 
     def line(self) -> str:
-        return "; ".join(self.moves) + "." if self.moves else ""  # a name and a card: a discard, as ever
+        last = len(self.moves) - 1
+        said = [m.said(n == last or self.moves[n + 1].took == "it") for n, m in enumerate(self.moves)]
+        said = [s for s in said if s]
+        return "; ".join(said) + "." if said else ""  # a name and a card: a discard, as ever
 
 
 TO_THE_END = frozenset({truco_pb2.TRUCO_WORD_FALTA_ENVIDO, truco_pb2.TRUCO_WORD_CONTRA_FLOR_AL_RESTO})
@@ -215,13 +245,24 @@ class Played:
         return _("{first}, then {rest}").format(first=first, rest=", ".join(self.cards[1:]))
 
 
+@dataclass(frozen=True)
+class Tengo:
+    """Another's envido said ("bot 2: Tengo 29"): held back with the moves, said before the player's turn (to
+    answer it they need the best so far), and dropped once the envido is won: its result says the winning points."""
+
+    said_as: str
+
+    def said(self) -> str:
+        return self.said_as
+
+
 @dataclass
 class Narrator:
     """What the line mode says of each event, at the player's level."""
 
     level: Level = Level.TERSE
     folded: Folded = field(default_factory=Folded)
-    moves: list[str | Bet | Rejected | Played] = field(default_factory=list)
+    moves: list[str | Bet | Rejected | Played | Tengo] = field(default_factory=list)
     """The others' bets, cards played and hands rejected since anything else was said: one line, said before the
     next thing (the same bet by seats one after another, once with their names; a mão's rejections once)."""
     acted: bool = False
@@ -240,8 +281,8 @@ class Narrator:
     """A truco hand dealt whose cards the player has not heard yet: said with their first turn of it (``hand``
     says them at any time)."""
     received: list[str] = field(default_factory=list)
-    """Cards dealt to the player at Cacho since the hand began and not said yet: said with their turn ("Your turn,
-    with 4 diamonds."), which comes before anything is decided with them."""
+    """Cards dealt to the player at Cacho since the hand began and not said yet: said with their turn ("With 4
+    diamonds: pass, bet 1."), which comes before anything is decided with them."""
     drawn: str = ""
     """A card the player just drew from the stock, said with the turn that discards (``drew_turn``)."""
     dealt_now: bool = False
@@ -379,7 +420,7 @@ class Narrator:
         self.moves = []
         return [line, *said]
 
-    def _move(self, model: TableModel, body: Message) -> str | Bet | Played | None:
+    def _move(self, model: TableModel, body: Message) -> str | Bet | Played | Tengo | None:
         """Another's bet, or card played face up, as a part of the line that says them together; None for what
         is not one."""
         seat = _seat(body)
@@ -394,6 +435,8 @@ class Narrator:
         if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
                 and not body.blind:
             return Played(model.name(seat), [card_words(body.card, short=True)])
+        if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced):
+            return Tengo(spoken(f"{model.name(seat)}: Tengo {body.points}", stop=False))
         return None
 
     def _rejected(self, model: TableModel, body: Message) -> bool:
@@ -426,21 +469,18 @@ class Narrator:
                 self.folded.taken[seat] = body.card
             return out
         assert isinstance(body, rummy_pb2.RummyDiscarded)
+        taken = self.folded.taken.pop(seat, None)  # (taken before the round below is said, with this discard)
         if seat in self.folded.seats:  # round again without a turn of the player's: the round is said
             out.append(self.flush())
         self.folded.seats.add(seat)
-        taken = self.folded.taken.pop(seat, None)
         name = model.name(seat)
+        card = card_words(body.card, short=True)
         if taken is not None and self.top is not None and self.top[1] == taken:
-            self.folded.moves.append((_("{name} takes yours, discards {card}") if self.top[0] == model.seat
-                                      else _("{name} takes it, discards {card}")).format(
-                name=name, card=card_words(body.card, short=True)))
+            self.folded.moves.append(Fold(name, "yours" if self.top[0] == model.seat else "it", "", card))
         elif taken is not None:
-            self.folded.moves.append(_("{name} takes {taken}, discards {card}").format(
-                name=name, taken=card_words(taken, short=True), card=card_words(body.card, short=True)))
+            self.folded.moves.append(Fold(name, "card", card_words(taken, short=True), card))
         else:
-            self.folded.moves.append(name_then(name, card_words(body.card, short=True), _("{name}, {what}"),
-                                               _("{name} discards {what}")))
+            self.folded.moves.append(Fold(name, "", "", card))
         return self.before([s for s in out if s])
 
     def _on_top(self, body: Message) -> None:
@@ -510,9 +550,12 @@ class Narrator:
                 and body.bet != truco_pb2.TRUCO_BET_FLOR:
             return ""  # another's envido let go: the envido's winner, said next, says whose points stood
         if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
-            # the points each side holds were just announced ("Tengo 28"): which side won, and what it gives
-            return team_does(model, body.team, _("Our envido: +{n}."), _("Their envido: +{n}."),
-                             _("Envido to {team}: +{n}."), n=str(body.points)).plain
+            # which side won, what it gives, and with what: the others' "Tengo"s not said yet go unsaid (``last``
+            # has them); those said before the player's turn to answer were heard
+            self.moves = [m for m in self.moves if not isinstance(m, Tengo)]
+            return team_does(model, body.team, _("Our envido: +{n}, with {envido}."),
+                             _("Their envido: +{n}, with {envido}."), _("Envido to {team}: +{n}, with {envido}."),
+                             n=str(body.points), envido=str(body.envido)).plain
         if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
             return ""
         if isinstance(body, truco_pb2.ArgentinoRoundStarted) and not body.duel:
@@ -550,7 +593,7 @@ class Narrator:
             return ""
         if view is not None and view.WhichOneof("game") == "cacho" and model.seat is not None:
             # Nor at Cacho: the last pot's winner said a new hand begins, and its first card is said with the turn
-            # it is for ("Your turn, with 4 spades."), as each later round's is.
+            # it is for ("With 4 spades: ..."), as each later round's is.
             self.received = [*cards, *self.received]
             return ""
         if not cards or model.seat is None:

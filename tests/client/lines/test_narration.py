@@ -55,7 +55,8 @@ def test_the_others_draws_and_discards_are_one_line_said_at_the_players_turn() -
     assert all(told(terse, m, e) == [] for e in events), "nothing said while the round goes on"
     assert sum(len(told(verbose, m, e)) for e in events) == 6, "verbose: each draw and discard"
     line = terse.turn_begins()
-    assert line == ["bia, 9 clubs; caio takes it, discards queen diamonds; dan, 7 clubs."], "cards named short"
+    assert line == ["bia, 9 clubs; caio takes it; dan, 7 clubs."], (
+        "cards named short; caio's discard, which dan drew over from the stock, out of play and unsaid")
     assert terse.turn_begins() == [], "said once"
     # The player's own discard, taken by the next seat: "yours", not the card named again.
     terse.acted = True
@@ -71,7 +72,21 @@ def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again(
     for seat, card in ((1, "2C"), (2, "3C"), (3, "4C")):
         assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card))) == []
     again = told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="5C")))
-    assert again == ["bia, 2 clubs; caio, 3 clubs; dan, 4 clubs."]
+    assert again == ["dan, 4 clubs."], "each discard drawn over from the stock is out of play: the pile's top alone"
+
+
+def test_a_discard_taken_is_said_and_one_drawn_over_is_not() -> None:
+    """What a player can act on: each card taken from the pile, and the pile's top; a discard the next seat drew
+    over from the stock is out of play (``last`` has it)."""
+    m = model()
+    terse = Narrator(Level.TERSE)
+    said = []
+    for seat, took, card in ((1, "", "2C"), (2, "2C", "3C"), (3, "", "4C"), (1, "4C", "5C")):
+        if took:
+            told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=seat, source=common_pb2.DRAW_SOURCE_PILE, card=took)))
+        said += told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card)))
+    assert said == ["bia, 2 clubs; caio takes it; dan, 4 clubs."], "the round, as bia comes round again"
+    assert terse.turn_begins() == ["bia takes it, discards 5 clubs."]
 
 
 def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them_is() -> None:
@@ -253,9 +268,22 @@ def test_an_envido_is_accepted_without_its_stake_and_won_by_a_side() -> None:
     assert "7" in told(Narrator(Level.VERBOSE), m, accepted)[0], "verbose says the stake"
     ours = truco(2, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=2, team=0, envido=25, points=7))
     theirs = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=1, team=1, envido=31, points=3))
-    assert told(terse, m, ours) == ["Our envido: +7."]
-    assert told(terse, m, theirs) == ["Their envido: +3."]
+    assert told(terse, m, ours) == ["Our envido: +7, with 25."]
+    assert told(terse, m, theirs) == ["Their envido: +3, with 31."]
     assert told(Narrator(Level.VERBOSE), m, ours) == ["caio wins the envido with 25: us +7."]
+
+
+def test_the_others_tengos_are_heard_before_the_players_turn_and_folded_into_the_envido_won() -> None:
+    """What the player answers needs the best envido so far, so the others' "Tengo"s are said before their turn;
+    the ones that come after it are the envido's result, which says the winning points."""
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+    tengo = truco(1, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=1, points=29))
+    assert told(terse, m, tengo) == []
+    assert terse.turn_begins() == ["bia: Tengo 29."], "the best so far, before the player answers"
+    told(terse, m, truco(2, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=3, points=31)))
+    won = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=3, team=1, envido=31, points=2))
+    assert told(terse, m, won) == ["Their envido: +2, with 31."], "dan's Tengo, in the result"
 
 
 def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it() -> None:
@@ -426,7 +454,7 @@ def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand()
 
 
 def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
-    """A card dealt to the player in round 2 or 3 is said with the turn it is for ("Your turn, with 4 diamonds:
+    """A card dealt to the player in round 2 or 3 is said with the turn it is for ("With 4 diamonds:
     ..."), after the others' bets; once; verbose says it as it comes."""
     m = cacho_model()
     view = m.view
@@ -441,7 +469,7 @@ def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     assert told(at.narrator, at.model, dealt) == []
     assert told(Narrator(Level.VERBOSE), at.model, dealt) == ["You receive 4 of diamonds."]
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn, with 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
+    assert heard.said[-1] == "With 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Pass, Bet 2.", "the card said once, the numbers known; a later turn by its choices"
 
@@ -471,7 +499,7 @@ def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_a
     assert told(at.narrator, at.model, bet) == []
     assert at.narrator.turn_begins() == ["bia bets 1."]
     room._say_turn(at, with_hand=True)
-    assert heard.said[-1] == "Your turn, with 4 spades: Pass, Bet 1."
+    assert heard.said[-1] == "With 4 spades: Pass, Bet 1."
     verbose = Narrator(Level.VERBOSE)
     redealt = table_pb2.Event(seq=4, cacho=cacho_pb2.CachoEvent(redealt=cacho_pb2.CachoRedealt()))
     assert told(at.narrator, at.model, redealt) == ["Dealt again: everyone passed."]
@@ -538,8 +566,9 @@ def test_a_seat_whose_name_ends_in_a_number_is_said_with_a_word_before_its_total
     assert said == ["dan wins the hand; you 9, bot 2 has 7, caio 8, dan 10."]
     assert not runs_of_numbers(said[0])
     told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="9C")))
+    told(narrator, m, rummy(drew=rummy_pb2.RummyDrew(seat=2, source=common_pb2.DRAW_SOURCE_PILE, card="9C")))
     told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=2, card="9D")))
-    assert narrator.turn_begins() == ["bot 2 discards 9 clubs; caio, 9 diamonds."]
+    assert narrator.turn_begins() == ["bot 2 discards 9 clubs; caio takes it, discards 9 diamonds."]
 
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
@@ -600,7 +629,7 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     room, at, heard = truco_turn([*play, truco_call])
     room._say_turn(at, with_hand=True)
     first = heard.said[-1]
-    assert first == "Your turn, with 4 clubs, 7 hearts and ace spades: play 1 to 3, Truco! 7.", first
+    assert first == "With 4 clubs, 7 hearts and ace spades: play 1 to 3, Truco! 7.", first
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Play, Truco!", "the numbers never move: said once; a later turn by its choices"
     view = at.model.view
@@ -624,7 +653,7 @@ def test_the_maos_choice_of_the_cards_is_said_with_its_choices_and_the_cards() -
     room, at, heard = truco_turn(choice)
     room._say_turn(at, with_hand=True)
     said = heard.said[-1]
-    assert said == "Your turn, with 4 clubs, 7 hearts and ace spades: Fico (keep) 10, Pass on 11, Reject 12.", said
+    assert said == "With 4 clubs, 7 hearts and ace spades: Fico (keep) 10, Pass on 11, Reject 12.", said
 
 
 def test_every_hands_totals_add_up_to_the_chips_on_the_table() -> None:
@@ -745,6 +774,12 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     told(terse, mine, ended)
     assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, with 105 left, ana 47, bia 1, caio 48."]
     assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close with 7 swords face down."]
+    loose = chinchon_counted(m)
+    assert loose.view is not None
+    loose.view.rummy.result.counts[0].CopyFrom(rummy_pb2.RummyCount(seat=3, loose=["2o"], points=2))
+    told(terse, loose, ended)
+    assert terse.after_view(loose) == ["you +17; you 47, with 53 left, bia 1, caio 48, dan -5."], \
+        "a close with a loose card: its count is in the closer's total"
     stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
         type=common_pb2.ACTION_TYPE_PASS)))
     assert told(Narrator(Level.TERSE), after, stay) == ["caio stays out."], "past the target: not a claim let go"
