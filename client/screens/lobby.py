@@ -527,6 +527,11 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self.game = info.games[0]
         self.fresh_game = False
         self.fresh_levels = False
+        self.building = asyncio.Lock()
+        """Held while the options or the levels are built again: the form closes between builds, never in one
+        (a list mounted into a form being taken down read its own parts gone, and the app ended)."""
+        self.closing = False
+        """Cancelled or created: a build asked for after that (a change still queued) builds nothing."""
         remembered = choices.load(conn.target) if keeps else None
         self.remembered = remembered if remembered is not None and remembered.game in self.games else None
         """The choices last used at this server: the form starts from them (``client.choices``)."""
@@ -625,8 +630,19 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         levels = [level for level in self.levels() if level]
         return levels if len(levels) == bots else levels[:1]
 
+    async def close(self, result: tuple[common_pb2.TableSummary, str] | None) -> None:
+        """Dismissed with ``result`` once no build is under way, and nothing built after."""
+        self.closing = True
+        async with self.building:
+            self.dismiss(result)
+
     async def _build_levels(self) -> None:
         """One choice per bot seat; a seat that stays a bot keeps the level it was given."""
+        async with self.building:
+            if not self.closing:
+                await self._build_levels_now()
+
+    async def _build_levels_now(self) -> None:
         seats, bots = self.query_one("#seats", Select).value, self.query_one("#bots", Select).value
         if not isinstance(seats, int) or not isinstance(bots, int):
             return
@@ -648,6 +664,12 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self._fit(self.size.height)
 
     async def _build_options(self) -> None:
+        """The game's options, each as its kind asks (a checkbox, a list, a field)."""
+        async with self.building:
+            if not self.closing:
+                await self._build_options_now()
+
+    async def _build_options_now(self) -> None:
         box = self.query_one("#options", Vertical)
         await box.remove_children()
         rows: list[Any] = []
@@ -819,8 +841,8 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
             return
         if self.keeps:
             choices.save(self.conn.target, choices.Choices.of(request))
-        self.dismiss((table, request.password))
+        await self.close((table, request.password))
 
     @on(Button.Pressed, "#cancel")
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    async def action_cancel(self) -> None:
+        await self.close(None)

@@ -373,7 +373,7 @@ class CreateTournamentScreen(CreateTableScreen):
         self.conn.owned[tid] = created.owner_token
         if request.password:
             self.conn.passwords[tid] = request.password
-        self.dismiss(tid)  # type: ignore[arg-type]
+        await self.close(tid)  # type: ignore[arg-type]
 
 
 class TournamentScreen(Screen[None]):

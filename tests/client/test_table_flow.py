@@ -642,3 +642,25 @@ async def test_the_keys_the_footer_leaves_out_are_tapped_in_the_help(server: Run
         assert "](key:players)" in help_text and "](key:code)" not in help_text and "key:game" not in help_text
         await tap_key_words(pilot, "the players at the table")
         await until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the players opened by a tap")
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2])
+async def test_the_create_form_cancelled_as_it_builds_a_new_game_closes_and_opens_again(server: Running,
+                                                                                       turns: int) -> None:
+    """A game picked and the form cancelled at once (a finger on Cancel as the form lays itself out again, as on a
+    busy host): the levels and options still being built are not mounted into the closing form (a list mounted
+    there read its own parts gone, and the app ended); the lobby is back and the form opens again."""
+    from textual.widgets import Select
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        dialog.query_one("#game", Select).value = "pifpaf"
+        for _turn in range(turns):
+            await pilot.pause(0)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is not dialog)
+        await settled(pilot)
+        again = await create_form(pilot, app)
+        assert again is not dialog and again.game.name == again.query_one("#game", Select).value
+        assert app.is_running
