@@ -36,7 +36,8 @@ log = logging.getLogger("cardtui.routes")
 ROOM_KEY = "cardtui-room-key"
 PEER = "cardtui-peer"
 PASS_ON_SECONDS = 10.0
-"""How long a lobby waits for the table's process to answer a call it passed on."""
+"""How long a lobby waits at most for the table's process to answer a call it passed on: less when the caller
+waits less (``within``)."""
 LIST_SECONDS = 2.0
 """How long a lobby waits for each process's tables; one that is slower is left out of that list."""
 CHANNEL_OPTIONS = [
@@ -149,10 +150,13 @@ class Router:
         """``method`` of the Lobby (or of ``service``), asked of the process at ``address`` (the one
         that drives the table); its answer, or its refusal as it gave it. A ``JoinResponse`` is
         given the address."""
+        timeout = within(context)
+        if timeout <= 0:  # the caller has stopped waiting: what it asked is not done for nobody
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
         stub = service(self.channel(address))
         call = cast(Callable[..., Awaitable[Any]], getattr(stub, method))
         try:
-            reply = await call(request, metadata=self._passing(context), timeout=PASS_ON_SECONDS)
+            reply = await call(request, metadata=self._passing(context), timeout=timeout)
         except grpc.aio.AioRpcError as err:
             await _relay(err, context)
             raise  # not reached: _relay aborts
@@ -211,6 +215,15 @@ class Router:
         for channel in self._channels.values():
             await channel.close()
         self._channels.clear()
+
+
+def within(context: Any) -> float:
+    """How long a call passed on may take: ``PASS_ON_SECONDS``, or what is left of the caller's own deadline if
+    that is sooner. A call the lobby gave longer than its caller waits is still answered after the caller has
+    given up: a starved host made the tables of CreateTable calls whose callers had stopped waiting, which nobody
+    held the owner token of and whose bots played on to nobody."""
+    left = context.time_remaining() if context is not None else None
+    return PASS_ON_SECONDS if left is None else min(PASS_ON_SECONDS, left)
 
 
 async def _relay(err: grpc.aio.AioRpcError, context: Any) -> None:

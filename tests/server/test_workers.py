@@ -330,6 +330,65 @@ def test_a_call_passed_on_is_counted_against_its_caller_and_only_the_room_may_sa
     store.close()
 
 
+async def test_a_call_passed_on_waits_no_longer_than_its_caller_and_is_not_passed_on_once_it_has_gone(
+        tmp_path: Path) -> None:
+    """The table's process is given the caller's own deadline, not the lobby's longer one: on a starved host a
+    CreateTable passed on with ten seconds made tables for callers who had stopped waiting after five, tables whose
+    owner token nobody got. A call whose caller has already gone is not passed on at all."""
+    from cardtui.server.lobby.routes import PASS_ON_SECONDS, Router
+    from cardtui.server.store import Store
+
+    seen: list[float | None] = []
+
+    class Worker(lobby_pb2_grpc.LobbyServicer):
+        async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: grpc.aio.ServicerContext[
+                lobby_pb2.CreateTableRequest, lobby_pb2.CreatedTable]) -> lobby_pb2.CreatedTable:
+            seen.append(context.time_remaining())
+            return lobby_pb2.CreatedTable(owner_token="owner")
+
+    class Aborted(Exception):
+        pass
+
+    class Caller:
+        def __init__(self, left: float | None) -> None:
+            self.left = left
+            self.code: grpc.StatusCode | None = None
+
+        def peer(self) -> str:
+            return "ipv4:192.168.1.7:5000"
+
+        def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+            return ()
+
+        def time_remaining(self) -> float | None:
+            return self.left
+
+        async def abort(self, code: grpc.StatusCode, details: str = "", trailing_metadata: object = ()) -> None:
+            self.code = code
+            raise Aborted(details)
+
+    server = grpc.aio.server()
+    lobby_pb2_grpc.add_LobbyServicer_to_server(Worker(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    store = Store(tmp_path / "store.db")
+    router = Router(store, "127.0.0.1")
+    request = lobby_pb2.CreateTableRequest(game="cacho")
+    try:
+        assert (await router.pass_on(f":{port}", "CreateTable", request, Caller(None))).owner_token == "owner"
+        assert seen[-1] is not None and 5.0 < seen[-1] < PASS_ON_SECONDS + 0.5  # no deadline: the lobby's
+        await router.pass_on(f":{port}", "CreateTable", request, Caller(2.0))
+        assert seen[-1] is not None and seen[-1] < 2.5, "passed on with longer than its caller waits"  # ms rounding
+        gone = Caller(0.0)
+        with pytest.raises(Aborted):
+            await router.pass_on(f":{port}", "CreateTable", request, gone)
+        assert gone.code == grpc.StatusCode.DEADLINE_EXCEEDED and len(seen) == 2  # never reached the worker
+    finally:
+        await router.close()
+        await server.stop(0)
+        store.close()
+
+
 async def test_an_invite_to_a_table_a_worker_drives_names_the_room_and_opens_the_table(two_workers: Running) -> None:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{two_workers.port}") as ch:
         lobby = lobby_pb2_grpc.LobbyStub(ch)
