@@ -470,6 +470,24 @@ def slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / den if den else 0.0
 
 
+def slope_error(points: list[tuple[float, float]]) -> float:
+    """The standard error of ``slope``: how far the growth read may be from the trend when the memory jitters
+    around it (its pages come and go by a few hundred kilobytes between looks). It does not cover a step: a heap takes
+    memory a megabyte at a time, and one such step in a quarter of an hour reads as some 5 MB an hour, with an error
+    of about 1.4; over an hour the same step reads as about 1. A growth is judged over an hour, not a quarter."""
+    n = len(points)
+    if n < 3:
+        return float("inf")
+    mx = sum(x for x, _ in points) / n
+    den = sum((x - mx) ** 2 for x, _ in points)
+    if not den:
+        return float("inf")
+    b = slope(points)
+    my = sum(y for _, y in points) / n
+    residual = sum((y - my - b * (x - mx)) ** 2 for x, y in points)
+    return float((residual / (n - 2) / den) ** 0.5)
+
+
 GOING_OUT = (common_pb2.ACTION_TYPE_KNOCK, common_pb2.ACTION_TYPE_CLAIM, common_pb2.ACTION_TYPE_CUT)
 """A rummy player's ways out of a hand: whoever may take one does."""
 THINK_SECONDS = (0.3, 1.5)
@@ -863,7 +881,8 @@ async def night(hours: float = 1.0, steps_per_hour: float = 600.0, kill_at: floa
 
 def growth(path: str, first_hour: float = FIRST_HOUR) -> list[str]:
     """Each process's MB a real hour after its first hour, by least squares over the samples ``night`` wrote to
-    ``path`` so far (one JSON line a look): what a night cut short has measured."""
+    ``path`` so far (one JSON line a look), with its standard error (``slope_error``) and the room's moves an hour
+    over the same window (the mark holds at 14,400 or more): what a night cut short has measured."""
     import json
 
     series: dict[int, list[tuple[float, float]]] = {}
@@ -884,8 +903,12 @@ def growth(path: str, first_hour: float = FIRST_HOUR) -> list[str]:
                     f"{(acts[-1][1] - acts[0][1]) / span if span else 0:,.0f} an hour")
     for pid, points in sorted(series.items(), key=lambda kv: names[kv[0]]):
         after = [(h, mb) for h, mb in points if h >= points[0][0] + first_hour]
-        tail = (f"{slope(after):+.2f} MB a real hour after its first hour, over {(after[-1][0] - after[0][0]) * 60:.0f}"
-                f" min" if len(after) >= 3 else "not yet past its first hour")
+        tail = "not yet past its first hour"
+        if len(after) >= 3:
+            window = [(h, a) for h, a in acts if after[0][0] <= h <= after[-1][0]]
+            moves = (window[-1][1] - window[0][1]) / (window[-1][0] - window[0][0]) if len(window) > 1 else 0.0
+            tail = (f"{slope(after):+.2f} ± {slope_error(after):.2f} MB a real hour after its first hour, over "
+                    f"{(after[-1][0] - after[0][0]) * 60:.0f} min at {moves:,.0f} moves an hour")
         said.append(f"{names[pid]:<32} pid {pid}: {points[0][1]:6.1f} MB at {points[0][0] * 60:.0f} min, "
                     f"{points[-1][1]:6.1f} at {points[-1][0] * 60:.0f} min; {tail}")
     return said

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.soak import Night, person_move
+from bench.soak import Night, growth, person_move, slope, slope_error
 from cardtui.engine.cards import pack
 from cardtui.engine.games import get
 from cardtui.engine.rummy.records import RummyStockRebuilt
@@ -84,3 +84,31 @@ async def test_three_of_the_nights_people_at_pif_paf_end_the_hand(server: Runnin
     moves = room.counts["moves by people"]
     assert 0 < moves < 600, f"two hands took {moves} moves"
     assert "knocked" in eve.kinds() or "claimed" in eve.kinds(), eve.kinds()[-20:]
+
+
+def test_a_nights_growth_is_read_with_its_error_and_the_moves_of_its_window(tmp_path: object) -> None:
+    """A process that stays level but takes its memory a megabyte at a time reads as growing over a short window:
+    the error says how far the reading may be off; a steady growth reads with none; the moves an hour are those of
+    the window the growth is read over, not the night's."""
+    steady = [(h / 60, 80.0 + 3.0 * h / 60) for h in range(60, 90)]
+    assert slope(steady) == pytest.approx(3.0) and slope_error(steady) == pytest.approx(0.0, abs=1e-9)
+    level = [(h / 60, 80.0 + (0.4 if h % 2 else -0.4)) for h in range(60, 77)]
+    assert abs(slope(level)) <= 2 * slope_error(level)  # jitter alone: within its error of level
+
+    def stepped(first: int, last: int) -> list[tuple[float, float]]:  # one megabyte taken at minute 72, jitter
+        return [(h / 60, 80.0 + (1.0 if h >= 72 else 0.0) + (0.4 if h % 2 else -0.4)) for h in range(first, last)]
+
+    assert slope(stepped(63, 80)) > 4.0 and slope_error(stepped(63, 80)) < 2.0  # a quarter hour: the step reads
+    assert slope(stepped(63, 123)) < 1.5  # as growth beyond its error; an hour puts it within the mark
+    assert slope_error(steady[:2]) == float("inf")
+    import json
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "looks.jsonl"
+    with path.open("w") as f:
+        for minute in range(0, 100):
+            acts = 200 * minute if minute < 60 else 12_000 + 500 * (minute - 60)  # 12,000 then 30,000 an hour
+            f.write(json.dumps({"hours": minute / 60, "acts": acts,
+                                "rss": {"7": ["worker:1", int((80 + 2.0 * minute / 60) * 1024)]}}) + "\n")
+    said = growth(str(path))
+    assert said[1].endswith("+2.00 ± 0.00 MB a real hour after its first hour, over 39 min at 30,000 moves an hour")
