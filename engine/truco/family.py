@@ -34,6 +34,7 @@ class Truco(family.Family):
     name: ClassVar[str] = "truco"
     view: ClassVar[type[GameView]] = TrucoView
     judges_twice: ClassVar[bool] = True
+    parts: ClassVar[tuple[str, ...]] = ("paulista", "argentino")
 
     def deck(self, view: GameView) -> Sequence[Card]:
         return seen.deck(_view(view))
