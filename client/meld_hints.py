@@ -1,4 +1,4 @@
-"""A meld hint as the table's log says it (``h`` at Pif Paf and Cacheta; table.proto's ``Hint``).
+"""A meld hint as the table's log says it (``h`` at every rummy game; table.proto's ``Hint``).
 
 The server works it out from the player's own cards alone; this says it: the melds the picked
 card makes already, then the pairs it makes and the cards (any one of them) that would complete each.

@@ -125,8 +125,12 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
     list shows the part around its choice now). The form lays itself out again when its game
     changes (taller or shorter, so it moves up or down the screen): a tap that came as it did is
     tapped again (on a busy machine, a few times)."""
+    missed: list[str] = []
     for _ in range(8):
-        if "Dismiss menu" in page.text():  # a list left open (another's: a tap that landed as the form moved)
+        if "Dismiss menu" in page.text() and any("▲" in row for row in rows(page)):
+            # a list left open (another's: a tap that landed as the form moved). Its arrow says so, not the
+            # footer alone: the footer offers its Escape a frame after the list has closed, and an Escape then
+            # goes to the form, which it cancels.
             with contextlib.suppress(LookupError, TimeoutError):
                 await tap_first(page, "Dismiss menu")  # the footer's key, tapped
                 await page.wait_for(lambda t: "Dismiss menu" not in t, timeout=5)
@@ -140,6 +144,7 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
             # values may be the very words looked for: the Bots under the Players)
             await shows(page, lambda y=y: 0 if "▲" in rows(page)[y] else None)
         except TimeoutError:
+            missed.append(f"row {y}: no list opened")
             continue  # the tap landed elsewhere as the form moved: another list, open, is dismissed above
 
         def offered(y: int = y, column: int = column) -> int | None:
@@ -154,8 +159,9 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
             await page.wait_for(lambda _t, value=value: chosen(page, label) == value, timeout=5)
             return
         except TimeoutError:
+            missed.append(f"row {y}: opened, {chosen(page, label)!r} shown after the tap")
             continue
-    raise AssertionError(f"none of {values} picked for {label!r}:\n{page.text()}")
+    raise AssertionError(f"none of {values} picked for {label!r} ({'; '.join(missed)}):\n{page.text()}")
 
 
 async def fill(page: Page, label: str, value: str) -> None:
@@ -296,6 +302,8 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
     def shown() -> bool:
         return at_a_table(page.text())
 
+    tried: list[str] = []
+    """What each attempt met, for the message if none makes the table."""
     for attempt in range(ATTEMPTS):
         if shown():
             # a tap meant for a field landed on Create as the form laid itself out again: the table is made
@@ -311,10 +319,12 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 await pick(page, "Players", players)
             if game in ("pifpaf", "cacheta"):
                 await fill(page, CLAIM, QUICK_WINDOW)
-        except (AssertionError, TimeoutError):
+        except (AssertionError, TimeoutError) as error:
+            tried.append(f"{attempt}: a pick failed ({str(error).splitlines()[0]}), the form "
+                         + ("open" if FORM in page.text() else "closed"))
             if FORM in page.text():
                 if attempt == ATTEMPTS - 1:
-                    raise
+                    raise AssertionError("\n".join(tried)) from error
                 # a list the form's relayout put under a tap stays open, and taps meant for another field
                 # land in it: the form cancelled (the second tap on Cancel, if the first only closed the
                 # list) and opened again, as a player would
@@ -341,11 +351,12 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 if FORM not in page.text():
                     if shown():
                         return
+                    tried.append(f"{attempt}: the form closed as Create was tapped")
                     break  # the form closed without its table (the tap landed on Cancel): opened again
                 # the tap landed on another of the form's fields as it laid itself out again: Create again
         else:
             raise AssertionError(f"Create tapped three times, the form still open:\n{page.text()}")
-    raise AssertionError(f"the form closed {ATTEMPTS} times:\n{page.text()}")
+    raise AssertionError(f"no table after {ATTEMPTS} attempts:\n" + "\n".join(tried) + f"\n{page.text()}")
 
 
 async def sit_at_the_one_table(page: Page, title: str) -> None:

@@ -1,10 +1,11 @@
-"""Meld hints (Pif Paf, Cacheta): which melds a card of one's own hand joins, or would complete.
+"""Meld hints (every rummy game): which melds a card of one's own hand joins, or would complete.
 
 Asked on request by a player about the card they picked, and worked out from that player's own
 cards alone (nothing of the pile or of anyone else's hand goes in): the melds of three the card
 makes with two other cards of the hand, then the pairs it makes with one other card and the cards
 (any one of them) that would make each a meld. Cacheta's wild cards count as the rules say
-(``melds.is_meld_with_wilds``); a card still to come is named whether or not a copy is left.
+(``melds.is_meld_with_wilds``); a card still to come is named whether or not a copy is left, and is a card of
+the table's own pack (``Ruleset.pack``: the French one, or Chinchón's Spanish pack of 40 or 48).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from cardtui.engine.cards import Card
-from cardtui.engine.rummy.melds import CARDS, Ruleset, index, is_meld_with_wilds
+from cardtui.engine.rummy.melds import Ruleset, index, is_meld_with_wilds, layout
 
 MOST = 6
 """Hints given at most, the melds already made first: a card in a long hand pairs with many."""
@@ -45,8 +46,9 @@ def meld_hints(card: Card, hand: Sequence[Card], rules: Ruleset, wilds: Iterable
             made.append(MeldHint(cards))
     near: list[MeldHint] = []
     held = set(hand)
+    kinds = sorted(layout(rules.pack).kinds, key=index)  # the pack's cards, a joker never named as needed
     for other in others:
-        needs = tuple(x for x in CARDS if x not in held and is_meld_with_wilds((card, other, x), rules, wild))
+        needs = tuple(x for x in kinds if x not in held and is_meld_with_wilds((card, other, x), rules, wild))
         if needs:
             near.append(MeldHint(tuple(sorted((card, other), key=index)), needs))
     near.sort(key=lambda h: len(h.needs))  # the likeliest first: fewest cards would do

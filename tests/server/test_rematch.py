@@ -19,7 +19,7 @@ import pytest_asyncio
 
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.rummy.meld_hints import meld_hints
-from cardtui.engine.rummy.melds import CACHETA, PIFPAF
+from cardtui.engine.rummy.melds import CACHETA, PIFPAF, GroupRule, Ruleset
 from cardtui.server.actor.rematch import Choice, agreed, outcome, swapped
 from cardtui.server.app import Running, start
 from cardtui.server.base.limits import Limits
@@ -260,6 +260,22 @@ def test_meld_hints_come_from_the_hand_alone() -> None:
     hints = meld_hints(parse_cards("9H")[0], wild_hand, CACHETA, wilds)
     assert [" ".join(map(str, h.cards)) for h in hints if not h.needs] == ["AD 2D 9H", "4C 5C 9H"]
     assert not [h for h in meld_hints(parse_cards("9H")[0], wild_hand, CACHETA) if not h.needs], "9H a plain card"
+
+
+@pytest.mark.parametrize(("pack", "with_jack"), [("spanish40", {"7o 11o": "10o"}), ("spanish48", {})])
+def test_meld_hints_at_chinchon_name_the_spanish_pack(pack: str, with_jack: dict[str, str]) -> None:
+    """Chinchón's hints name the cards of its own pack: the 4 of oros between the 3 and the 5; and the 7 and the
+    jack of oros are a 10 from a run in a pack of 40 (no 8 or 9), nothing in one of 48."""
+    rules = Ruleset(GroupRule.DISTINCT, ace_high=False, wild_acts=False, pack=pack)
+    hand = parse_cards("3b 3o 3c 2o 5o 6e 7o 11o")
+
+    def told(card: str) -> dict[str, str]:
+        return {" ".join(map(str, h.cards)): " ".join(map(str, h.needs))
+                for h in meld_hints(parse_cards(card)[0], hand, rules)}
+
+    assert told("5o") == {"3o 5o": "4o", "5o 7o": "6o"}, told("5o")
+    assert told("7o") == {"5o 7o": "6o", **with_jack}, told("7o")
+    assert told("6e") == {}, "the 6 of espadas pairs with nothing held"
 
 
 async def test_a_hint_is_refused_where_there_are_no_melds(server: Running) -> None:
