@@ -229,10 +229,17 @@ def _draw(r: analysis_pb2.DrawAdvice) -> str:
 
 
 def _discard(r: analysis_pb2.DiscardAdvice) -> str:
-    return _("Throwing the {chosen} kept {cl} cards outside melds, with {co} live cards to help them; throwing "
-             "the {best} kept {bl}, with {bo} (of {unseen} unseen).").format(
-        chosen=_card(r.chosen), cl=r.chosen_loose, co=r.chosen_outs, best=_card(r.best), bl=r.best_loose,
-        bo=r.best_outs, unseen=r.unseen)
+    """Each count said with its own noun, singular or plural as the count asks ("1 live card")."""
+    def loose(n: int) -> str:
+        return ngettext("{n} card outside melds", "{n} cards outside melds", n).format(n=n)
+
+    def live(n: int) -> str:
+        return ngettext("{n} live card", "{n} live cards", n).format(n=n)
+
+    return _("Throwing the {chosen} kept {chosen_loose}, with {chosen_live} to help; throwing the {best} kept "
+             "{best_loose}, with {best_live} (of {unseen} unseen).").format(
+        chosen=_card(r.chosen), chosen_loose=loose(r.chosen_loose), chosen_live=live(r.chosen_outs),
+        best=_card(r.best), best_loose=loose(r.best_loose), best_live=live(r.best_outs), unseen=r.unseen)
 
 
 def _knock(r: analysis_pb2.KnockAdvice) -> str:
