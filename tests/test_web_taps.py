@@ -26,7 +26,7 @@ import pytest_asyncio
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from tests.client.rummy_rig import SHORT_HANDS, short_hands
-from tools.web_shots import Device, Page, launch, open_page
+from tools.web_shots import STARTING, Device, Page, launch, open_page
 
 UPRIGHT = Device("upright", 390, 844, 2.0, True, "Ana")
 ON_ITS_SIDE = Device("on-its-side", 844, 390, 2.0, True, "Caio")
@@ -470,11 +470,11 @@ async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running,
         async with aiohttp.ClientSession() as http:
             page = await open_page(http, devtools, device)
             await page.call("Page.navigate", url=f"http://127.0.0.1:{web.port}/")
-            await page.wait_for("Your name at the tables")
+            await page.wait_for("Your name at the tables", timeout=STARTING)
             await page.tap("type it here", touch=True)
             await page.call("Input.insertText", text=device.guest)
             await page.tap_element('#keys button[data-key="enter"]')  # the page's own Enter key
-            await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t)
+            await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t, timeout=STARTING)
             await create(page, server, game, title, players)
             tapped = await play(page, server, device, game, tmp_path)
             await page.shot(tmp_path / f"after-{game}-{device.name}.png")
