@@ -73,7 +73,7 @@ from cardtui.engine.truco import endgame
 from cardtui.engine.truco.envido import envido as envido_score
 from cardtui.engine.truco.flor import flor_value
 from cardtui.engine.truco.tricks import TieRule
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
 LAST, LOST, WON = "last card", "lost, facing a call", "won, facing a call"
 TIES: Mapping[object, str] = {"paulista": "tie (paulista)", TieRule.LAST_TAKES_ALL: "tie (play on)",
@@ -136,7 +136,7 @@ class Seen:
 
     def __init__(self, view: TrucoView) -> None:
         self.view = view
-        self.paulista = view.paulista is not None
+        self.paulista = view.rules is TrucoRules.PAULISTA
         self.rank = PAULISTA_RANK if self.paulista else ARGENTINO_RANK
         self.you = view.you if view.you is not None else 0
         self.team = self.you % 2
@@ -597,7 +597,7 @@ def likeness(d: Decided) -> tuple[object, ...]:
     v = d.view
     if not isinstance(v, TrucoView) or d.family not in FAMILIES:
         return (d.family, d.source)
-    rank = PAULISTA_RANK if v.paulista is not None else ARGENTINO_RANK
+    rank = PAULISTA_RANK if v.rules is TrucoRules.PAULISTA else ARGENTINO_RANK
     n = len(v.seats)
 
     def plays(ps: Sequence[Any]) -> tuple[tuple[int, int], ...]:

@@ -56,6 +56,7 @@ from cardtui.engine.truco.views import (
     PaulistaPhase,
     TrucoCall,
     TrucoPlay,
+    TrucoRules,
     TrucoSeat,
     TrucoTrick,
     TrucoView,
@@ -180,7 +181,8 @@ def view_of(told: Told) -> tuple[TrucoView, list[Action]]:
         hand=int(r["hand"]), dealer=(mao + 3) % 4, you=you, to_act=to_act, hand_over=False, match_over=False,
         seats=tuple(seats), cards=mine, turn=turn, tricks=tuple(tricks), trick=tuple(by_trick[len(finished)]),
         scores=scores, target=12, stake=3 if onze_played else stake, ladder=STAKES, level=level, raisers=raisers,
-        your_raise=your_raise, pending=pending, signals=(), result=None, paulista=part, argentino=None)
+        your_raise=your_raise, pending=pending, signals=(), result=None, paulista=part, argentino=None,
+        rules=TrucoRules.PAULISTA)
     if kind == "turn":
         legal = [PLAY[c] for c in mine]
         if r["down"]:

@@ -470,6 +470,8 @@ class Rummy:
         options = record.get("options") or {}
         cacheta = record["game"] == "cacheta"
         self.chinchon = record["game"] == "chinchon"
+        self.knock_scored = cacheta
+        """Cacheta: a knock takes points from every other player, 2 where all ten cards meld (docs/rules.md)."""
         self.deck = RUMMY_DECK
         self.flip: Card | None = None
         self.wilds: tuple[Card, ...] = ()
@@ -578,7 +580,7 @@ class Rummy:
             if thrown is not None:
                 kept = without(hand, thrown)
                 outs = sum(n for c, n in self.live.items() if self.loose([*kept, c]) <= 1)
-                if self.flip is not None:  # Cacheta: a knock of ten takes 2 points from each other player
+                if self.knock_scored:  # Cacheta: a knock of ten takes 2 points from each other player
                     tens = sum(n for c, n in self.live.items() if self.loose([*kept, c]) == 0)
             others = [int(p) for s, p in self.record["start"].items() if int(s) != self.seat and int(p) > 0]
             if self.chinchon:  # the seven a close keeps, where their points are within the limit: the most melded
@@ -588,7 +590,7 @@ class Rummy:
                 melded = 10 if self.loose(hand) == 0 else 9
             return {"melded": melded, "outs": outs, "unseen": unseen, "stock": self.stock,
                     "discard": str(thrown) if thrown is not None else None, "tens": tens,
-                    "fewest": min(others) if self.flip is not None and others else -1, "closes": self.chinchon}
+                    "fewest": min(others) if self.knock_scored and others else -1, "closes": self.chinchon}
         a, b = chosen.cards[0], best.cards[0]
         return {"chosen": str(a), "chosen_loose": self.loose(without(hand, a)),
                 "chosen_outs": self.helping(without(hand, a)), "best": str(b),

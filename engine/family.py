@@ -58,10 +58,14 @@ class Family(ABC):
     """A deal of its search is a whole hand played out turn by turn, far dearer than one of a few cards: the
     analysis spends its budget on fewer looks (``engine.analysis.plan``)."""
     melds: ClassVar[bool] = False
+    """Its hands are made of melds: a seat may ask which melds a card of its hand is in (``hints``)."""
     judges_twice: ClassVar[bool] = False
     """A decision it plays out is judged against two kinds of player, the bots' own model (``bots_model``) and the
     analysis's players (``played_out``), and flagged only where both find it loses (``engine.analysis.verdict``)."""
-    """Its hands are made of melds: a seat may ask which melds a card of its hand is in (``hints``)."""
+    parts: ClassVar[tuple[str, ...]] = ()
+    """The fields of its view (and of the view's parts) that only some of its games fill in: what a game shows,
+    read where it is there, never asked to tell which game it is (``tools.game_shapes`` holds the code to that).
+    Which game it is, and what follows from it (a pack, a hand's size, a scoring), is data the view carries."""
 
     @abstractmethod
     def deck(self, view: GameView) -> Sequence[Card]:

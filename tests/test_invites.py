@@ -202,7 +202,7 @@ async def test_the_link_opens_the_table_in_a_real_browser_whose_tab_rings_at_the
     """The page's link sits the guest at its table once named; then, the bell turned on (ctrl+g), the
     tab's title says the turn's countdown and the page makes one sound as the guest's turn begins;
     the browser keeps the choice for its next session."""
-    from tools.web_shots import Device, Page, launch, open_page
+    from tools.web_shots import STARTING, Device, Page, launch, open_page
 
     assert CHROMIUM is not None
     table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600,
@@ -224,7 +224,7 @@ async def test_the_link_opens_the_table_in_a_real_browser_whose_tab_rings_at_the
             page = await open_page(http, devtools, device)
             await page.call("Page.bringToFront")
             await page.call("Page.navigate", url=page_link(f"http://127.0.0.1:{guests.port}/", table_id))
-            await page.wait_for("Your name at the tables")
+            await page.wait_for("Your name at the tables", timeout=STARTING)
             await page.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
             await page.call("Input.insertText", text=device.guest)
             await page.key("Enter", "Enter", 13, "\r")
@@ -259,7 +259,7 @@ async def test_the_link_opens_the_table_in_a_real_browser_whose_tab_rings_at_the
             assert await value(page, "window.cardtuiSounds || 0") == 1, "and a sound"
             # The next session this browser opens starts with the bell on: ctrl+g turns it off.
             await page.call("Page.navigate", url=f"http://127.0.0.1:{guests.port}/")
-            await page.wait_for("Your name at the tables")
+            await page.wait_for("Your name at the tables", timeout=STARTING)
             await page.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
             await page.call("Input.insertText", text="Eva")
             await page.key("Enter", "Enter", 13, "\r")

@@ -232,6 +232,42 @@ def test_the_scan_sees_a_game_named_elsewhere_and_not_the_wires_families() -> No
     assert sorted(game_names.places(said, "client/boards/rummy.py")) == [(1, "truco_argentino"), (1, "truco_paulista")]
 
 
+def test_no_game_is_told_apart_by_the_shape_of_its_view() -> None:
+    """A family's games are told apart by what each declares (a rummy view's ``table``), never by which of the
+    fields only some games fill in happens to be there: a third game would be taken for another, silently."""
+    from tools import game_shapes
+
+    found = game_shapes.scan(ROOT)
+    assert not found, "a game told apart by its view's shape (ask the game's declared data instead):\n" + "\n".join(
+        f"{p}:{line}: {field}" for p, line, field in found)
+
+
+def test_the_scan_sees_a_game_told_apart_by_a_field_only_some_fill_in() -> None:
+    from tools import game_shapes
+
+    said = ("cacheta = view.flip is not None\n"  # a flag of which game it is, kept
+            "if self.flip is not None:  # Cacheta\n    tens = 2\n"  # a branch that reads nothing of it
+            "rank = A if v.paulista is not None else B\n"
+            "tentos = ' tentos' if t.HasField('paulista') else ''\n"
+            "live = [s for s in seats if s.playing or not v.argentino]\n"
+            "return Player(view.paulista is not None, rng)\n")
+    assert sorted(game_shapes.places(said, "engine/rummy/advice.py")) == [
+        (1, "flip"), (2, "flip"), (4, "paulista"), (5, "paulista"), (6, "argentino"), (7, "paulista")]
+    # A field read where it is there is the field's own data, not a question of which game it is.
+    read = ("if view.flip is not None:\n    seen[view.flip] += 1\n"
+            "won = v.argentino.points if v.argentino is not None else (0, 0)\n"
+            "onze = v.paulista is not None and v.paulista.phase is ONZE\n"
+            "if r.HasField('betting'):\n    out.append(r.betting.level)\n"
+            "assert view.paulista is not None\n"
+            "cards = [c for c in v.paulista.rejected] if v.paulista else []\n")
+    assert not list(game_shapes.places(read, "engine/truco/bots/worlds.py"))
+    # A game's own modules may look at their own fields.
+    assert not list(game_shapes.places(said, "engine/rummy/cacheta.py"))
+    assert not list(game_shapes.places(said, "engine/rummy/bots/cacheta_hard.py"))
+    assert not list(game_shapes.places(said, "engine/truco/paulista/view.py"))
+    assert list(game_shapes.places(said, "bench/recount.py"))
+
+
 def test_an_unknown_game_is_an_error_that_says_so_not_another_games_facts() -> None:
     from cardtui.client import gamebook
     from cardtui.engine import games

@@ -21,6 +21,7 @@ from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.truco.paulista.game import GAME as PAU
 from cardtui.engine.truco.paulista.game import PaulistaState
+from cardtui.engine.truco.views import TrucoRules
 
 MISSING = outside_truco.missing()
 needs_minitruco = pytest.mark.skipif(MISSING is not None, reason=f"MiniTruco's bots cannot run here: {MISSING}")
@@ -209,7 +210,7 @@ def test_in_minitrucos_house_a_refusal_hands_the_call_to_the_partner() -> None:
     from cardtui.engine.truco.bots.sim import ACCEPT, CALL, MINITRUCO, OURS, REFUSE, Sim, Table
 
     def sim(referee: object) -> Sim:
-        s = Sim(Table(4, (1, 2, 3, 0), 1, True, False, False, 12, False, 1, referee))  # type: ignore[arg-type]
+        s = Sim(Table(4, (1, 2, 3, 0), 1, TrucoRules.PAULISTA, False, False, 12, False, 1, referee))  # type: ignore[arg-type]
         s.hands = [[14, 3, 4], [13, 5, 6], [12, 7, 8], [11, 9, 10]]
         s.apply(1, (CALL, 0))  # seat 1 calls truco: seats 2 and 0 answer
         return s

@@ -26,7 +26,7 @@ import pytest_asyncio
 
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
-from tools.web_shots import Device, Page, launch, open_page
+from tools.web_shots import STARTING, Device, Page, launch, open_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (make test installs Debian's chromium)")
@@ -160,7 +160,7 @@ async def test_the_first_row_shows_in_the_lobby_and_at_a_table(web: WebServer, s
             reader = await reader_tab(http, devtools)
             await page.call("Page.bringToFront")  # a tab behind another paints no frames
             await page.call("Page.navigate", url=f"http://127.0.0.1:{web.port}/")
-            await page.wait_for("Your name at the tables")
+            await page.wait_for("Your name at the tables", timeout=STARTING)
             if device.touch:  # a tap on the terminal focuses it (and brings up a phone's keyboard)
                 await page.tap("type it here", touch=True)
             else:
@@ -170,7 +170,7 @@ async def test_the_first_row_shows_in_the_lobby_and_at_a_table(web: WebServer, s
                 await zoom_into_the_focused_field(page)
             await page.call("Input.insertText", text=device.guest)
             await page.key("Enter", "Enter", 13, "\r")
-            await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t)
+            await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t, timeout=STARTING)
             await whole(page, reader, f"lobby-{device.name}", tmp_path)
             await page.key("n", "KeyN", 78, "n")
             await page.wait_for("Turn timer")

@@ -22,7 +22,7 @@ import pytest
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebServer
 from tests.test_web_page import near, pixel_rows, reader_tab, row_color, web, whole  # noqa: F401  (the fixture)
-from tools.web_shots import Device, Page, fit_of, launch, open_page, set_size
+from tools.web_shots import STARTING, Device, Page, fit_of, launch, open_page, set_size
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (make test installs Debian's chromium)")
@@ -40,7 +40,7 @@ async def emulated(page: Page, width: int, height: int, ratio: float) -> None:
 
 async def named(page: Page, url: str, guest: str) -> None:
     await page.call("Page.navigate", url=url)
-    await page.wait_for("Your name at the tables")
+    await page.wait_for("Your name at the tables", timeout=STARTING)
     await page.tap("type it here", touch=True)
     await page.call("Input.insertText", text=guest)
     await page.tap_element('#keys button[data-key="enter"]')

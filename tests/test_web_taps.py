@@ -26,7 +26,7 @@ import pytest_asyncio
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from tests.client.rummy_rig import SHORT_HANDS, short_hands
-from tools.web_shots import Device, Page, launch, open_page
+from tools.web_shots import STARTING, Device, Page, launch, open_page
 
 UPRIGHT = Device("upright", 390, 844, 2.0, True, "Ana")
 ON_ITS_SIDE = Device("on-its-side", 844, 390, 2.0, True, "Caio")
@@ -81,7 +81,14 @@ def entry(row: str, column: int) -> str:
     return row[column:].strip(EDGES + "▼▲")
 
 
-async def shows(page: Page, found: Callable[[], T | None], timeout: float = 5) -> T:
+RESPONSE = 20.0
+"""Seconds the page may take to show a tap's answer: the tap goes through the browser, the page, the guest's
+client (a process of its own) and back, each slow on a host busy with other work (at a load of 18 on two cores,
+ten seconds were not always enough for a focused field's cursor). A tap that missed is found out only by this
+wait, so it is a wait for an answer that comes, not a pause."""
+
+
+async def shows(page: Page, found: Callable[[], T | None], timeout: float = RESPONSE) -> T:
     """Until ``found()`` finds something on the screen (looked at whenever the page's terminal changes):
     what it found, at once (``Page.wait_for`` lets the frame finish drawing first: a turn of a rummy
     hand is a few of these, and a hand some thirty turns)."""
@@ -133,7 +140,7 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
             # goes to the form, which it cancels.
             with contextlib.suppress(LookupError, TimeoutError):
                 await tap_first(page, "Dismiss menu")  # the footer's key, tapped
-                await page.wait_for(lambda t: "Dismiss menu" not in t, timeout=5)
+                await page.wait_for(lambda t: "Dismiss menu" not in t, timeout=RESPONSE)
         # the label's row, once the page shows it (a tap that landed on Cancel closed the form: the caller
         # opens it again)
         y, column = await shows(page, lambda: field(page, label))
@@ -156,7 +163,7 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
             value = entry(rows(page)[row], column)
             await page.tap_cell(row, column + len(value) / 2)
             # taken: the field shows it (a new game's form is taller, and higher up the screen)
-            await page.wait_for(lambda _t, value=value: chosen(page, label) == value, timeout=5)
+            await page.wait_for(lambda _t, value=value: chosen(page, label) == value, timeout=RESPONSE)
             return
         except TimeoutError:
             missed.append(f"row {y}: opened, {chosen(page, label)!r} shown after the tap")
@@ -178,7 +185,7 @@ async def fill(page: Page, label: str, value: str) -> None:
         middle = page.screen.lines // 2
         before = page.text()
         await page.swipe(middle + 8, middle - 8, page.screen.columns / 2)  # up the screen: the form scrolls on
-        await page.wait_for(lambda t, before=before: t != before, timeout=10)  # scrolled (the field is below)
+        await page.wait_for(lambda t, before=before: t != before, timeout=RESPONSE)  # scrolled (the field is below)
     else:
         raise AssertionError(f"{label!r} never came into sight:\n{page.text()}")
     line = rows(page)[field]
@@ -188,7 +195,7 @@ async def fill(page: Page, label: str, value: str) -> None:
     # Focused once its cursor shows after the digits (a key sent sooner goes where the focus was).
     at = now.end(1)
     await until(page, lambda: (page.screen.buffer[field][at].reverse
-                               or page.screen.buffer[field][at].bg != page.screen.buffer[field][at + 2].bg), 10)
+                               or page.screen.buffer[field][at].bg != page.screen.buffer[field][at + 2].bg), RESPONSE)
 
     def digits() -> str:
         """The field's digits ("" while it shows its placeholder, "0 to 60000")."""
@@ -198,10 +205,10 @@ async def fill(page: Page, label: str, value: str) -> None:
     # A key at a time, each seen taken before the next, as a finger types.
     for n in range(len(now.group(1)) - 1, -1, -1):
         await page.key("Backspace", "Backspace", 8)
-        await until(page, lambda n=n: digits() == now.group(1)[:n], 10)
+        await until(page, lambda n=n: digits() == now.group(1)[:n], RESPONSE)
     for n in range(1, len(value) + 1):
         await page.call("Input.insertText", text=value[n - 1])
-        await until(page, lambda n=n: digits() == value[:n], 10)
+        await until(page, lambda n=n: digits() == value[:n], RESPONSE)
 
 
 async def tap_first(page: Page, words: str, anchor: str | None = None) -> None:
@@ -256,7 +263,7 @@ async def _step(page: Page) -> str | None:
         await page.tap_cell(hand + 1, first + 1)  # the hand's first card, picked
         try:
             await until(page, lambda: any("▲" in row[first: first + 5] for row in rows(page)[hand + 2: hand + 6]),
-                        10)  # the cursor's mark under it
+                        RESPONSE)  # the cursor's mark under it
         except TimeoutError:
             return None  # the tap came as the hand was drawn again (or the discard was taken already): again
         await tap_first(page, "d discards")
@@ -331,7 +338,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 for _tap in range(3):
                     with contextlib.suppress(LookupError, TimeoutError):
                         await tap_first(page, "Cancel")
-                        await page.wait_for(lambda t: FORM not in t, timeout=5)
+                        await page.wait_for(lambda t: FORM not in t, timeout=RESPONSE)
                         break
             continue  # the form closed under a tap: opened again
         for _tap in range(3):
@@ -470,11 +477,11 @@ async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running,
         async with aiohttp.ClientSession() as http:
             page = await open_page(http, devtools, device)
             await page.call("Page.navigate", url=f"http://127.0.0.1:{web.port}/")
-            await page.wait_for("Your name at the tables")
+            await page.wait_for("Your name at the tables", timeout=STARTING)
             await page.tap("type it here", touch=True)
             await page.call("Input.insertText", text=device.guest)
             await page.tap_element('#keys button[data-key="enter"]')  # the page's own Enter key
-            await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t)
+            await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t, timeout=STARTING)
             await create(page, server, game, title, players)
             tapped = await play(page, server, device, game, tmp_path)
             await page.shot(tmp_path / f"after-{game}-{device.name}.png")

@@ -62,6 +62,9 @@ DEVICES = [
     Device("phone-sideways", 844, 390, 2.0, True, "Caio"),
     Device("laptop", 1280, 800, 1.0, False, "Bruno"),
 ]
+STARTING = 120.0
+"""Seconds a guest's first screens may take: each guest's client is a process of its own, started as the page
+opens (its imports alone are seconds of CPU, and many times that on a host busy with other work)."""
 COVERS = 0.9
 """The share of the window the terminal must cover, whichever way the phone is held."""
 

@@ -20,6 +20,31 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _TrucoRules:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TrucoRulesEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoRules.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRUCO_RULES_UNSPECIFIED: _TrucoRules.ValueType  # 0
+    TRUCO_RULES_PAULISTA: _TrucoRules.ValueType  # 1
+    TRUCO_RULES_ARGENTINO: _TrucoRules.ValueType  # 2
+
+class TrucoRules(_TrucoRules, metaclass=_TrucoRulesEnumTypeWrapper):
+    """Truco paulista (docs/rules.md §3) and truco argentino (docs/rules.md §4): one view for both, with
+    each game's own facts in its part; events common to both are Truco…, a game's own are
+    Paulista… or Argentino…. Teams are 0 and 1 (team = seat % 2); seats go counter-clockwise,
+    so the next to play is seat + 1.
+
+    Which truco's rules a table plays: the pack and its order, the ladder and its refusals, how a tie falls,
+    whether there is an envido. Each game declares its own; a client asks this, not which part is set.
+    """
+
+TRUCO_RULES_UNSPECIFIED: TrucoRules.ValueType  # 0
+TRUCO_RULES_PAULISTA: TrucoRules.ValueType  # 1
+TRUCO_RULES_ARGENTINO: TrucoRules.ValueType  # 2
+Global___TrucoRules: _TypeAlias = TrucoRules  # noqa: Y015
+
 class _TrucoBet:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -34,13 +59,7 @@ class _TrucoBetEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoBet.Val
     """argentino, with the flor option"""
 
 class TrucoBet(_TrucoBet, metaclass=_TrucoBetEnumTypeWrapper):
-    """Truco paulista (docs/rules.md §3) and truco argentino (docs/rules.md §4): one view for both, with
-    each game's own facts in its part; events common to both are Truco…, a game's own are
-    Paulista… or Argentino…. Teams are 0 and 1 (team = seat % 2); seats go counter-clockwise,
-    so the next to play is seat + 1.
-
-    The three bets of a round: each is climbed by calls, and answered.
-    """
+    """The three bets of a round: each is climbed by calls, and answered."""
 
 TRUCO_BET_UNSPECIFIED: TrucoBet.ValueType  # 0
 TRUCO_BET_TRUCO: TrucoBet.ValueType  # 1
@@ -791,6 +810,7 @@ class TrucoView(_message.Message):
     RESULT_FIELD_NUMBER: _builtins.int
     PAULISTA_FIELD_NUMBER: _builtins.int
     ARGENTINO_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
     turn: _builtins.int
     """whose card the trick waits for"""
     target: _builtins.int
@@ -798,6 +818,8 @@ class TrucoView(_message.Message):
     """what the round is played for now"""
     level: _builtins.int
     """how many rungs have been accepted"""
+    rules: Global___TrucoRules.ValueType
+    """which truco's rules the table plays, as the game declares it"""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoSeat]: ...
     @_builtins.property
@@ -866,10 +888,11 @@ class TrucoView(_message.Message):
         result: Global___TrucoResult | None = ...,
         paulista: Global___PaulistaPart | None = ...,
         argentino: Global___ArgentinoPart | None = ...,
+        rules: Global___TrucoRules.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_turn", b"_turn", "argentino", b"argentino", "paulista", b"paulista", "pending", b"pending", "result", b"result", "turn", b"turn", "your_raise", b"your_raise"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_turn", b"_turn", "argentino", b"argentino", "cards", b"cards", "ladder", b"ladder", "level", b"level", "paulista", b"paulista", "pending", b"pending", "raisers", b"raisers", "result", b"result", "scores", b"scores", "seats", b"seats", "signals", b"signals", "stake", b"stake", "target", b"target", "trick", b"trick", "tricks", b"tricks", "turn", b"turn", "your_raise", b"your_raise"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_turn", b"_turn", "argentino", b"argentino", "cards", b"cards", "ladder", b"ladder", "level", b"level", "paulista", b"paulista", "pending", b"pending", "raisers", b"raisers", "result", b"result", "rules", b"rules", "scores", b"scores", "seats", b"seats", "signals", b"signals", "stake", b"stake", "target", b"target", "trick", b"trick", "tricks", b"tricks", "turn", b"turn", "your_raise", b"your_raise"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__turn: _TypeAlias = _typing.Literal["turn"]  # noqa: Y015
     _WhichOneofArgType__turn: _TypeAlias = _typing.Literal["_turn", b"_turn"]  # noqa: Y015

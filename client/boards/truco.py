@@ -153,7 +153,7 @@ class TrucoBoard(Board):
         if t.HasField("paulista") and t.paulista.rejected:
             parts.append((5, line(Text(_("Rejected") + " ", style="bold"), cards_text(t.paulista.rejected),
                                   Text(" (" + _("face up, out of play") + ")", style="dim"))))
-        if t.HasField("argentino"):
+        if t.rules == truco_pb2.TRUCO_RULES_ARGENTINO:  # the table plays an envido: its part says how it stands
             parts.append((6, self._envido(model, t, compact)))
             flor = self._flor(model, t)
             if flor is not None:
@@ -230,7 +230,7 @@ class TrucoBoard(Board):
             waiting = t.argentino.points if t.HasField("argentino") and not view.hand_over else []
             if team < len(waiting) and waiting[team]:
                 out.append(f" (+{waiting[team]})", style="bold")
-        out.append(" tentos" if t.HasField("paulista") else "")
+        out.append(" tentos" if t.rules == truco_pb2.TRUCO_RULES_PAULISTA else "")
         out.append(" · " + _("to {n}").format(n=t.target), style="dim")
         return out
 
@@ -701,7 +701,7 @@ class TrucoBoard(Board):
             if t.HasField("argentino") and t.argentino.pica_pica:
                 parts.append(Text(_("The last duel's tricks") + ":", style="dim"))
             parts.append(tricks)
-        if t.HasField("argentino"):
+        if t.rules == truco_pb2.TRUCO_RULES_ARGENTINO:
             parts += self._envido_result(model, t)
         if len(r.rounds) > 1:
             duel = t.HasField("argentino") and t.argentino.pica_pica
@@ -729,7 +729,7 @@ class TrucoBoard(Board):
             out.append(_("the mão de ferro is tied: nobody scores, and another iron hand follows."))
             return out
         parts = {"amount": amount(model, rd.stake), "why": self._why_text(model, t, rd)}
-        if t.HasField("argentino"):
+        if t.rules == truco_pb2.TRUCO_RULES_ARGENTINO:  # a hand of rounds (pica-pica's duels): each a round
             out.append_text(team_does(model, rd.team, _("We take the round for {amount} — {why}."),
                                       _("They take the round for {amount} — {why}."),
                                       _("{team} takes the round for {amount} — {why}."), **parts))

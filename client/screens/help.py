@@ -58,8 +58,8 @@ KEY_ROWS: list[KeyRow] = [
     KeyRow("Pif Paf, Cacheta", "`s`, `p`, `c`, `x`",
            N_("draw from the stock, take the pile's top, claim or cut, let it go"),
            ("game:draw:stock", "game:draw:pile", "game:claim", "game:pass")),
-    KeyRow("Pif Paf, Cacheta", "`h`", N_("meld hint: the melds the picked card joins or would complete, from your "
-                                         "own cards"), ("hint",)),
+    KeyRow("Pif Paf, Cacheta, Chinchón", "`h`", N_("meld hint: the melds the picked card joins or would complete, "
+                                                   "from your own cards"), ("hint",)),
     KeyRow("Cacheta; Pif Paf", "`n`; `c` `b` `r` `f`", N_("na boa; check or call, bet, raise, fold"),
            ("game:declare", "game:check", "game:bet", "game:raise", "game:fold")),
     KeyRow(N_("table"), "`/`", N_("chat (enter sends, escape returns to the table)"), ("chat",)),

@@ -18,7 +18,7 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.rummy.bots.pifpaf import rules_of
 from cardtui.engine.rummy.melds import Melder, Ruleset, melder
-from cardtui.engine.rummy.records import CLAIM, DISCARD, DRAW, KNOCK, PILE, Phase, RummyView
+from cardtui.engine.rummy.records import CLAIM, DISCARD, DRAW, KNOCK, PILE, Phase, RummyView, Scoring
 from cardtui.engine.rummy.records import PASS as RUMMY_PASS
 from cardtui.engine.rummy.records import SeatStatus as RummyStatus
 from cardtui.engine.seen import unseen
@@ -74,18 +74,20 @@ def reason(view: RummyView, legal: Sequence[Action], chosen: Action, best: Actio
             return None
         if rules.points:  # Chinchón: a close keeps seven, of which the best close the rules allow melds this many
             melded = max(len(hand) - 1 - loose(m, _without(hand, a.cards[0])) for a in knocks if a.cards)
-        else:
-            melded = 10 if any(not a.cards for a in knocks) else 9
+        else:  # a knock with no discard melds every card held, the drawn one too
+            size = view.table.hand_size
+            melded = size + 1 if any(not a.cards for a in knocks) else size
         thrown = next((a.cards[0] for a in (chosen, best) if a.type == DISCARD and a.cards), None)
         outs = tens = -1
-        cacheta = view.flip is not None
+        # A knock scored in points lost by the others (Cacheta) takes more for every card melded: the table says so.
+        knock_scored = view.table.scoring is Scoring.KNOCK
         if thrown is not None:
             kept = _without(hand, thrown)
             outs = sum(n for c, n in left.items() if n and m.goes_out([*kept, c]))
-            if cacheta:
+            if knock_scored:
                 tens = sum(n for c, n in left.items() if n and m.all_melded([*kept, c]))
         others = [s.score for s in view.seats if s.seat != view.you and s.status is RummyStatus.IN and s.score > 0]
-        lowest = min(others) if cacheta and others else -1
+        lowest = min(others) if knock_scored and others else -1
         return KnockReason(melded, outs, count, view.stock_count, thrown, tens, lowest, bool(rules.points))
     if chosen.type == DISCARD and best.type == DISCARD and chosen.cards and best.cards:
         a, b = chosen.cards[0], best.cards[0]

@@ -37,6 +37,7 @@ class Rummy(family.Family):
     view: ClassVar[type[GameView]] = RummyView
     whole_hands: ClassVar[bool] = True
     melds: ClassVar[bool] = True
+    parts: ClassVar[tuple[str, ...]] = ("betting", "flip")
 
     def deck(self, view: GameView) -> Sequence[Card]:
         return seen.deck(_view(view))

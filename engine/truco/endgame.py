@@ -39,7 +39,7 @@ from cardtui.engine.truco.bots.search import Searcher
 from cardtui.engine.truco.bots.sim import ACCEPT, CALL, DOWN, MAZO, PLAY, REFUSE, Move, Sim, copies
 from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.ladder import Bet
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
 CARDS_LEFT = 2
 """The most cards any seat may still hold: the last two tricks' cards (see ``DEALS``)."""
@@ -220,7 +220,7 @@ class Solver:
     def __init__(self, view: TrucoView, k: Knowledge) -> None:
         self.you = k.you
         self.team = k.you & 1
-        self.paulista = view.paulista is not None
+        self.paulista = view.rules is TrucoRules.PAULISTA
         self.target = view.target
         self.copies = copies(self.paulista)
         self.plain: dict[tuple[object, ...], float] = {}

@@ -1,5 +1,6 @@
 """The truco family as the shared code asks it (``engine.family``): both trucos show a ``TrucoView``, whose
-``paulista`` or ``argentino`` part says which game it is.
+``rules`` say which truco's rules it plays (each game declares them), and whose ``paulista`` or ``argentino`` part
+holds that game's own facts, read where it is there.
 
 Registered as ``engine.truco`` is imported: the search, the reasons and the match odds are imported when first
 asked, so that the rules alone load no bot."""
@@ -18,7 +19,7 @@ from cardtui.engine.truco import seen
 from cardtui.engine.truco.events import Reason as EndReason
 from cardtui.engine.truco.events import TrucoCalled, TrucoRoundEnded
 from cardtui.engine.truco.ladder import Bet
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
 if TYPE_CHECKING:
     from cardtui.engine.advice import Reason
@@ -34,6 +35,7 @@ class Truco(family.Family):
     name: ClassVar[str] = "truco"
     view: ClassVar[type[GameView]] = TrucoView
     judges_twice: ClassVar[bool] = True
+    parts: ClassVar[tuple[str, ...]] = ("paulista", "argentino")
 
     def deck(self, view: GameView) -> Sequence[Card]:
         return seen.deck(_view(view))
@@ -106,7 +108,7 @@ def truco_stake(view: TrucoView) -> float:
     team = (view.you or 0) & 1
     won = view.argentino.points if view.argentino is not None else (0, 0)
     us, them = view.scores[team] + won[team], view.scores[1 - team] + won[1 - team]
-    paulista = view.paulista is not None
+    paulista = view.rules is TrucoRules.PAULISTA
     hand = 3 if view.paulista is not None and view.paulista.onze_team is not None else view.stake
     return odds.match_stake(odds.truco(us + hand, them, view.target, paulista),
                             odds.truco(us, them + hand, view.target, paulista))

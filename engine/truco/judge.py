@@ -52,7 +52,7 @@ from cardtui.engine.truco.bots.sim import (
 )
 from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.tricks import hand_winner
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
 WORLDS = 60
 """The deals a budget of 1 counts in: the same as the bots' search (``truco_search.EVALUATE_WORLDS``), so that the
@@ -136,7 +136,7 @@ class Player:
         (and a trick that decides the hand and that it surely loses is never accepted). Envido first, as the plain
         policy calls it."""
         team = seat & 1
-        if not sim.t.paulista and sim.calls == 1 and sim.may_envido(seat) and sim.env[seat] >= 29:
+        if sim.t.rules is not TrucoRules.PAULISTA and sim.calls == 1 and sim.may_envido(seat) and sim.env[seat] >= 29:
             return (ENVIDO, E)
         held = self.held(sim, team)
         if sim.t.trick_mode or decisive(sim):
@@ -248,7 +248,7 @@ def evaluate(view: TrucoView, legal: list[Action], rng: random.Random, budget: B
     groups = searcher.choices()
     if not groups:
         return weighed(Unit.MATCH, [], [], [])
-    player = Player(view.paulista is not None, rng)
+    player = Player(view.rules is TrucoRules.PAULISTA, rng)
     onze = view.paulista is not None and view.paulista.phase is PaulistaPhase.ONZE
     team = searcher.team
     values: list[list[float]] = [[] for _ in groups]

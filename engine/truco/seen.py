@@ -11,7 +11,7 @@ from collections import Counter
 from cardtui.engine.cards import Card
 from cardtui.engine.truco.argentino.rules import DECK as ARGENTINO_DECK
 from cardtui.engine.truco.paulista.rules import DECK as PAULISTA_DECK
-from cardtui.engine.truco.views import TrucoView
+from cardtui.engine.truco.views import TrucoRules, TrucoView
 
 
 def seen(view: TrucoView) -> Counter[Card]:
@@ -36,5 +36,5 @@ def seen(view: TrucoView) -> Counter[Card]:
 
 
 def deck(view: TrucoView) -> tuple[Card, ...]:
-    """The game's pack: truco paulista's French 40 or truco argentino's Spanish 40 (the view's part says which)."""
-    return PAULISTA_DECK if view.paulista is not None else ARGENTINO_DECK
+    """The game's pack: truco paulista's French 40 or truco argentino's Spanish 40 (the view's ``rules`` say which)."""
+    return PAULISTA_DECK if view.rules is TrucoRules.PAULISTA else ARGENTINO_DECK

@@ -1,7 +1,8 @@
 """What one seat (or a spectator) sees of a truco table: one view record for both games.
 
 ``TrucoView`` holds what both trucos share; the variant's own facts are in ``paulista`` or
-``argentino`` (exactly one is set). Every fact a screen needs is computed here by the
+``argentino`` (exactly one is set), and which truco's rules the table plays is ``rules``, as the game declares it:
+the shared code asks that, never which part is there. Every fact a screen needs is computed here by the
 engine: which team may raise and to what, what a pending call pays, the envido of the
 seat, whether envido may still be called, the malas and buenas of a score.
 """
@@ -196,6 +197,17 @@ class ArgentinoPart:
     """How this table counts the envido of a hand with no two cards of one suit (its ``envido_unsuited`` option)."""
 
 
+class TrucoRules(StrEnum):
+    """Which truco's rules a table plays, as the family's shared code (its bots, what a seat has seen, the match
+    odds) needs to know: the pack and its order of strength, the ladder and what a refusal takes, how a tied trick
+    falls, whether there is an envido. Each game declares its own (``engine/truco/paulista/view.py``)."""
+
+    PAULISTA = "paulista"
+    """French 40, the manilha above the rest; truco, seis, nove, doze; a tie goes to the first trick's winner."""
+    ARGENTINO = "argentino"
+    """Spanish 40; truco, retruco, vale cuatro; the envido and the flor; ties by the table's option."""
+
+
 @dataclass(frozen=True, slots=True)
 class TrucoView(GameView):
     hand: int
@@ -228,3 +240,5 @@ class TrucoView(GameView):
     result: TrucoResult | None
     paulista: PaulistaPart | None
     argentino: ArgentinoPart | None
+    rules: TrucoRules
+    """Which truco's rules the table plays (``TrucoRules``): the game's own declaration, not which part is set."""

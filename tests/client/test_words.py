@@ -165,7 +165,8 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
         return out
 
     screens = {"lobby": bound(LobbyScreen), "table": bound(TableScreen), "watching": bound(TableScreen),
-               "Pif Paf, Cacheta": bound(RummyBoard), "replay": bound(ReplayScreen), "no server": bound(ConnectScreen),
+               "Pif Paf, Cacheta": bound(RummyBoard), "Pif Paf, Cacheta, Chinchón": bound(RummyBoard),
+               "replay": bound(ReplayScreen), "no server": bound(ConnectScreen),
                "anywhere": bound(CardApp, LobbyScreen, TableScreen), "tournament": bound(TournamentScreen)}
     games = {"Pif Paf, Cacheta": ("pifpaf", "cacheta"), "Cacheta; Pif Paf": ("cacheta", "pifpaf")}
     checked = 0

@@ -23,6 +23,7 @@ from cardtui.engine.truco.views import (
     TrucoCall,
     TrucoPlay,
     TrucoResult,
+    TrucoRules,
     TrucoSeat,
     TrucoShown,
     TrucoStake,
@@ -121,6 +122,7 @@ def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], ov
         result=st.result,
         paulista=None,
         argentino=part,
+        rules=TrucoRules.ARGENTINO,
     )
 
 

@@ -25,7 +25,7 @@ from cardtui.engine.truco.bots.search import can_only_lose
 from cardtui.engine.truco.bots.worlds import SIGNAL_STRENGTHS, Knowledge
 from cardtui.engine.truco.ladder import Bet
 from cardtui.engine.truco.tricks import hand_winner
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
 CALLS = ("truco", "retruco", "vale_cuatro", "seis", "nove", "doze")
 BLUFF = 0.08
@@ -40,7 +40,7 @@ class Read:
         self.rank = self.k.rank
         self.you = self.k.you
         self.team = self.you & 1
-        self.paulista = view.paulista is not None
+        self.paulista = view.rules is TrucoRules.PAULISTA
         unseen = [self.rank[c] for c in self.k.pool]
         self.unseen = unseen
         self.top_unseen = max(unseen, default=-1)

@@ -36,7 +36,7 @@ from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
 from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 from cardtui.engine.truco.signals import SIGNAL
 from cardtui.engine.truco.tricks import TieRule, hand_winner
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
 TRUCO_CALLS = ("truco", "retruco", "vale_cuatro", "seis", "nove", "doze")
 ENVIDOS = ("envido", "real_envido", "falta_envido")
@@ -82,7 +82,7 @@ class Reading:
 
     def __init__(self, view: TrucoView) -> None:
         self.view = view
-        self.paulista = view.paulista is not None
+        self.paulista = view.rules is TrucoRules.PAULISTA
         self.rank = PAU_RANK if self.paulista else ARG_RANK
         self.you = view.you or 0
         self.team = self.you & 1
@@ -249,7 +249,7 @@ def _card(view: TrucoView, legal: list[Action], reading: Reading) -> Action:
 
 def rank_of_three(reading: Reading) -> int:
     """The strength of a 3, the card below which a partner's winning card is worth covering."""
-    return reading.rank[Card.parse("3S" if reading.paulista else "3e")]
+    return reading.rank[Card.parse("3S" if reading.view.rules is TrucoRules.PAULISTA else "3e")]
 
 
 def play(style: Style, view: GameView, legal: list[Action], rng: random.Random) -> Action:

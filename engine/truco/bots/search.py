@@ -62,7 +62,7 @@ from cardtui.engine.truco.bots.sim import (
 from cardtui.engine.truco.bots.worlds import Knowledge, signal_for
 from cardtui.engine.truco.ladder import Bet
 from cardtui.engine.truco.signals import SIGNAL
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
 ENVIDO_WORDS = {"envido": 0, "real_envido": 1, "falta_envido": 2}
 CALL_WORDS = frozenset({"truco", "retruco", "vale_cuatro", "seis", "nove", "doze"})
@@ -143,7 +143,7 @@ class Searcher:
         self.worlds = worlds
         self.you = view.you if view.you is not None else 0
         self.team = self.you & 1
-        self.paulista = view.paulista is not None
+        self.paulista = view.rules is TrucoRules.PAULISTA
         self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at)
         """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
         self.values: list[float] = []

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
 from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 from cardtui.engine.truco.tricks import TieRule, hand_winner, trick_winner
+from cardtui.engine.truco.views import TrucoRules
 
 PLAY, DOWN, CALL, ACCEPT, REFUSE, ENVIDO, E_ACCEPT, E_REFUSE, MAZO = range(9)
 Move = tuple[int, int]
@@ -79,7 +80,8 @@ class Table:
     players: tuple[int, ...]
     """The seats playing the round, in play order from the mano."""
     mano: int
-    paulista: bool
+    rules: TrucoRules
+    """Which truco's rules the table plays, as its view declares them."""
     trick_mode: bool
     """Truco paulista with ``truco_decides = trick``: an accepted truco makes the trick in play decide."""
     last_takes_all: bool
@@ -95,11 +97,11 @@ class Table:
 
     @property
     def values(self) -> tuple[int, ...]:
-        return PAULISTA_VALUES if self.paulista else ARGENTINO_VALUES
+        return PAULISTA_VALUES if self.rules is TrucoRules.PAULISTA else ARGENTINO_VALUES
 
     @property
     def refused(self) -> tuple[int, ...]:
-        return PAULISTA_REFUSED if self.paulista else ARGENTINO_REFUSED
+        return PAULISTA_REFUSED if self.rules is TrucoRules.PAULISTA else ARGENTINO_REFUSED
 
     @property
     def rule(self) -> TieRule:
@@ -222,7 +224,7 @@ class Sim:
             if self.calls >= top:
                 return False
             stake = self.stake
-        if t.paulista:
+        if t.rules is TrucoRules.PAULISTA:
             return stake < t.target and self.scores[team] + stake < t.target
         return True
 
@@ -242,11 +244,11 @@ class Sim:
             out = [(ACCEPT, 0), (REFUSE, 0)]
             if self.may_call(team):
                 out.append((CALL, 0))
-            if not self.t.paulista and self.calls == 1 and self.may_envido(seat):
+            if self.t.rules is not TrucoRules.PAULISTA and self.calls == 1 and self.may_envido(seat):
                 out += [(ENVIDO, w) for w in ENV_NEXT[()]]
             return out
         out = [(PLAY, v) for v in sorted(set(self.hands[seat]))]
-        if down and self.t.paulista and self.res:
+        if down and self.t.rules is TrucoRules.PAULISTA and self.res:
             out += [(DOWN, v) for v in sorted(set(self.hands[seat]))]
         if self.may_call(team):
             out.append((CALL, 0))
@@ -273,7 +275,7 @@ class Sim:
             if self.pending >= 0:
                 self.level = self.calls
                 self.owner = 1 - self.pending
-                if not self.t.paulista:
+                if self.t.rules is not TrucoRules.PAULISTA:
                     self.e_open = False
             self.calls += 1
             self.pending = seat & 1
@@ -285,7 +287,7 @@ class Sim:
             self.pending = -1
             if self.t.trick_mode:
                 self.decides = len(self.res)
-            if not self.t.paulista:
+            if self.t.rules is not TrucoRules.PAULISTA:
                 self.e_open = False
         elif kind == REFUSE:
             if self.t.referee.team_answers and self.passed < 0 and self.partner_to_answer(seat):
@@ -338,7 +340,7 @@ class Sim:
         team = None if winner is None else winner & 1
         self.res.append(team)
         t = self.t
-        if t.paulista:
+        if t.rules is TrucoRules.PAULISTA:
             self.leader = first_best if first_best is not None else plays[0][0]
         elif winner is not None:
             self.leader = winner
@@ -454,7 +456,8 @@ class Policy:
                 return (ENVIDO, raises[0])
             return (E_ACCEPT, 0) if env >= need else (E_REFUSE, 0)
         if sim.pending >= 0:
-            if not sim.t.paulista and sim.calls == 1 and sim.may_envido(seat) and sim.env[seat] >= 29:
+            if sim.t.rules is not TrucoRules.PAULISTA and sim.calls == 1 and sim.may_envido(seat) and \
+                    sim.env[seat] >= 29:
                 return (ENVIDO, E)
             p = self.hand_odds(sim, seat)
             if p >= self.raise_at and sim.may_call(team):

@@ -37,7 +37,7 @@ from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
 from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 from cardtui.engine.truco.signals import Signal
 from cardtui.engine.truco.tricks import TieRule
-from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoRules, TrucoView
 
 Check = Callable[[Sequence[Card]], bool]
 Read = Callable[[dict[int, list[Card]]], float]
@@ -76,7 +76,7 @@ class Knowledge:
     """What one seat knows of the round in play."""
 
     view: TrucoView
-    paulista: bool
+    rules: TrucoRules
     rank: dict[Card, int]
     you: int
     players: tuple[int, ...]
@@ -106,7 +106,7 @@ class Knowledge:
 
     @staticmethod
     def of(view: TrucoView, reads: bool = False, referee: Referee = OURS) -> Knowledge:
-        paulista = view.paulista is not None
+        paulista = view.rules is TrucoRules.PAULISTA
         rank = PAU_RANK if paulista else ARG_RANK
         you = view.you if view.you is not None else 0
         part = view.argentino
@@ -124,7 +124,7 @@ class Knowledge:
                 else:
                     down[p.seat] = down.get(p.seat, 0) + 1
         blind = view.paulista is not None and view.paulista.ferro
-        k = Knowledge(view, paulista, rank, you, tuple(players), mano,
+        k = Knowledge(view, view.rules, rank, you, tuple(players), mano,
                       {s: view.seats[s].card_count for s in players if s != you or blind}, played, down)
         k.blind = blind
         k.referee = referee
@@ -260,7 +260,7 @@ class Knowledge:
             trick_mode = paulista is not None and (paulista.call_decides or paulista.trick_decides)
         falta = part.falta if part is not None else 1
         last_takes_all = part is not None and part.ties is TieRule.LAST_TAKES_ALL  # the table's own tie rule
-        return Table(len(v.seats), self.players, self.mano, self.paulista, trick_mode, last_takes_all,
+        return Table(len(v.seats), self.players, self.mano, self.rules, trick_mode, last_takes_all,
                      v.target, onze, falta, self.referee)
 
     def sim(self, hands: dict[int, list[Card]], table: Table | None = None) -> Sim:
@@ -273,7 +273,7 @@ class Knowledge:
         sim.res = [tr.team for tr in v.tricks]
         sim.trick = [(p.seat, -1 if p.card is None or p.void or p.face_down else rank[p.card]) for p in v.trick]
         sim.leader = self._leader()
-        live = [s for s in self.players if v.seats[s].playing or not v.argentino]
+        live = [s for s in self.players if v.seats[s].playing or v.rules is TrucoRules.PAULISTA]
         if sim.trick:
             start = sim.trick[0][0]
         elif v.turn is not None:
@@ -348,7 +348,7 @@ class Knowledge:
         """Who led (or leads) the trick in play, from the tricks so far."""
         leader = self.mano
         for t in self.view.tricks:
-            if self.paulista:
+            if self.rules is TrucoRules.PAULISTA:
                 best, seat = -1, -1
                 for p in t.plays:
                     v = -1 if p.card is None or p.face_down else self.rank[p.card]

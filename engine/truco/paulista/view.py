@@ -21,6 +21,7 @@ from cardtui.engine.truco.views import (
     TrucoCall,
     TrucoPlay,
     TrucoResult,
+    TrucoRules,
     TrucoSeat,
     TrucoStake,
     TrucoTrick,
@@ -91,6 +92,7 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
         result=st.result,
         paulista=part,
         argentino=None,
+        rules=TrucoRules.PAULISTA,
     )
 
 
