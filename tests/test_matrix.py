@@ -975,6 +975,11 @@ def even(by: dict[int, set[str]]) -> bool:
     return len(counts) == 2 and max(counts) - min(counts) <= 1
 
 
+EVEN_WITHIN = 300.0
+"""Seconds after a worker's kill within which its replacement and the survivor are even again (issue 92's mark)."""
+
+
+@pytest.mark.timeout(EVEN_WITHIN + 240)
 @pytest.mark.parametrize("arrangement", [pytest.param("workers", marks=pytest.mark.rpcs("Lobby/Spectate"))],
                          indirect=True)
 async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_go_to_the_emptier(
@@ -996,9 +1001,16 @@ async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_
         survivor = next(port for port in before if port != victim)
         had = set(before[survivor])
         arrangement.kill(arrangement.pid_at(f":{victim}"))
-        # the replacement serves on a port of its own, and the survivor's tables move to it until they are even
-        after = await eventually(lambda: (by := tables_by_worker(arrangement)) and survivor in by and len(by) == 2
-                                 and victim not in by and even(by) and by, "the workers even within one again")
+        # the replacement serves on a port of its own, and the survivor's tables move to it until they are even:
+        # within the five minutes of hands ending the room promises (issue 92's mark; in two whole runs of the suite,
+        # on a host busy with the rest of it, this took over the two minutes the test once allowed)
+        try:
+            after = await eventually(lambda: (by := tables_by_worker(arrangement)) and survivor in by and len(by) == 2
+                                     and victim not in by and even(by) and by, "the workers even within one again",
+                                     patience=EVEN_WITHIN)
+        except AssertionError as never:
+            raise AssertionError(f"{never}: tables by worker's port {tables_by_worker(arrangement)}, the survivor "
+                                 f":{survivor}, the one killed :{victim}") from never
         replacement = next(port for port in after if port != survivor)
         assert after[replacement], after
         assert after[replacement] <= had | before[victim], "only tables the survivor drove moved"
