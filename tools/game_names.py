@@ -199,8 +199,9 @@ def branches(source: str, path: str, reg: Registries | None = None) -> Iterator[
     yield from sorted(seen)
 
 
-def _modules(root: Path) -> Iterator[tuple[str, str]]:
-    for part in PARTS:
+def modules(root: Path, parts: tuple[str, ...] = PARTS) -> Iterator[tuple[str, str]]:
+    """(path, source) of every module under ``root``'s ``parts``, the generated ones left out."""
+    for part in parts:
         for file in sorted((root / part).rglob("*.py")):
             path = file.relative_to(root).as_posix()
             if not any(fnmatch(path, s) for s in SKIPPED):
@@ -211,7 +212,7 @@ def scan(root: Path) -> list[tuple[str, int, str]]:
     """(path, line, game) for every place under ``root`` (a checkout) that names a game outside its own."""
     reg = registries()
     found: list[tuple[str, int, str]] = []
-    for path, source in _modules(root):
+    for path, source in modules(root):
         found.extend((path, line, game) for line, game in places(source, path, reg))
     return sorted(set(found))
 
@@ -220,7 +221,7 @@ def scan_branches(root: Path) -> list[tuple[str, int, str]]:
     """(path, line, family) for every place under ``root`` that branches on a family outside its own modules."""
     reg = registries()
     found: list[tuple[str, int, str]] = []
-    for path, source in _modules(root):
+    for path, source in modules(root):
         found.extend((path, line, fam) for line, fam in branches(source, path, reg))
     return sorted(set(found))
 

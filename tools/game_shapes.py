@@ -28,7 +28,7 @@ from fnmatch import fnmatch
 from functools import cache
 from pathlib import Path
 
-from tools.game_names import SKIPPED, _path
+from tools.game_names import _path, modules
 
 PARTS = ("engine", "server", "client", "cardtui", "bench", "tools")
 """The folders whose code is read: the package's, the benches' and the tools'."""
@@ -155,19 +155,11 @@ def places(source: str, path: str, shape: Shapes | None = None) -> Iterator[tupl
     yield from sorted(seen)
 
 
-def _modules(root: Path) -> Iterator[tuple[str, str]]:
-    for part in PARTS:
-        for file in sorted((root / part).rglob("*.py")):
-            path = file.relative_to(root).as_posix()
-            if not any(fnmatch(path, s) for s in SKIPPED):
-                yield path, file.read_text()
-
-
 def scan(root: Path) -> list[tuple[str, int, str]]:
     """(path, line, field) for every place under ``root`` (a checkout) that tells games apart by a view's shape."""
     shape = shapes()
     found: list[tuple[str, int, str]] = []
-    for path, source in _modules(root):
+    for path, source in modules(root, PARTS):
         found.extend((path, line, field) for line, field in places(source, path, shape))
     return sorted(set(found))
 
