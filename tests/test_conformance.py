@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import pickle
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -257,11 +257,13 @@ def test_every_value_an_option_offers_is_taken(game: str) -> None:
                 rules.check_options({spec.name: between})
 
 
-def random_moments(rules: Rules, players: int, seed: int, steps: int) -> Iterator[tuple[Match, int]]:
-    """A match played at random, one moment at a time: (the match, a seat that may act), then
+def random_moments(rules: Rules, players: int, seed: int, steps: int,
+                   options: Mapping[str, Raw] | None = None) -> Iterator[tuple[Match, int]]:
+    """A match played at random (under ``options``), one moment at a time: (the match, a seat that may act), then
     that seat's random legal action is applied; hands follow one another to the match's end."""
     rng = random.Random(seed)
-    match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), rng.getrandbits(63))
+    match, _ = rules.open(dict(options or {}), rules.seat_infos([f"p{i}" for i in range(players)]),
+                          rng.getrandbits(63))
     for _ in range(steps):
         if match.hand_over():
             if match.match_over():

@@ -21,6 +21,7 @@ from cardtui.engine.rummy.bots.pifpaf import rules_of
 from cardtui.engine.rummy.meld_hints import MOST
 from cardtui.engine.rummy.melds import is_meld_with_wilds
 from cardtui.engine.rummy.records import RummyView
+from tests.test_conformance import random_moments
 
 
 def variants(rules: Rules) -> Iterator[dict[str, Raw]]:
@@ -40,33 +41,25 @@ def test_every_hint_names_the_tables_own_cards_and_all_of_them(game: str) -> Non
     rules = GAMES[game]
     rng = random.Random(2026)
     checked = 0
-    for options in variants(rules):
-        players = min(rules.player_counts)
-        match, _ = rules.open(options, rules.seat_infos([f"p{i}" for i in range(players)]), rng.getrandbits(63))
-        for _step in range(40):
-            if match.hand_over():
-                if match.match_over():
-                    break
-                match.next_hand(rng.getrandbits(63))
-                continue
-            seat = rng.choice([s for s in match.to_act() if match.legal_actions(s)])
+    for n, options in enumerate(variants(rules)):
+        for match, seat in random_moments(rules, min(rules.player_counts), 2026 + n, 40, options):
             view = match.view(seat)
             assert isinstance(view, RummyView)
-            if view.cards:
-                card = rng.choice(view.cards)
-                hints = family.of(view).hints(view, card)
-                told = dict(hints)
-                naturals = {c for c in pack(view.table.pack) if c.suit is not Suit.JOKER}
-                ruleset, held = rules_of(view), set(view.cards)
-                for other in {c for c in view.cards if c != card}:
-                    pair = (card, other)
-                    wanted = {x for x in naturals - held if is_meld_with_wilds((*pair, x), ruleset, view.wilds)}
-                    key = next((k for k in told if len(k) == 2 and set(k) == set(pair)), None)
-                    named = set(told[key]) if key is not None else set()
-                    assert named <= naturals, f"{game} {options}: {pair} said to need {named - naturals}"
-                    if key is not None or len(hints) < MOST:  # (at most MOST are told: the melds, then the likeliest)
-                        assert named == wanted, \
-                            f"{game} {options}: {pair} needs {wanted}, told {named} in {hints}, hand {view.cards}"
-                checked += 1
-            match.apply(seat, rng.choice(match.legal_actions(seat)))
+            if not view.cards:
+                continue
+            card = rng.choice(view.cards)
+            hints = family.of(view).hints(view, card)
+            told = dict(hints)
+            naturals = {c for c in pack(view.table.pack) if c.suit is not Suit.JOKER}
+            ruleset, held = rules_of(view), set(view.cards)
+            for other in {c for c in view.cards if c != card}:
+                pair = (card, other)
+                wanted = {x for x in naturals - held if is_meld_with_wilds((*pair, x), ruleset, view.wilds)}
+                key = next((k for k in told if len(k) == 2 and set(k) == set(pair)), None)
+                named = set(told[key]) if key is not None else set()
+                assert named <= naturals, f"{game} {options}: {pair} said to need {named - naturals}"
+                if key is not None or len(hints) < MOST:  # (at most MOST are told: the melds, then the likeliest)
+                    assert named == wanted, \
+                        f"{game} {options}: {pair} needs {wanted}, told {named} in {hints}, hand {view.cards}"
+            checked += 1
     assert checked > 20, f"{game}: only {checked} hands looked at"
