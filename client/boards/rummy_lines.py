@@ -104,6 +104,10 @@ def _said(model: TableModel, body: Message) -> str | None:
         return _("You knock, all ten melded.") if mine else _("{name} knocks, all ten melded.").format(name=name)
     if isinstance(body, rummy_pb2.ChinchonCounted):
         return ""
+    if isinstance(body, rummy_pb2.ChinchonUp) and not _out_for_good(model):
+        return _("Pile: {card}.").format(card=card_text(body.card).plain)  # the top the player may take, no more
+    if isinstance(body, rummy_pb2.RummyStockRebuilt) and not _out_for_good(model):
+        return _("New stock from the pile: {n} cards.").format(n=body.stock)
     others = isinstance(body, (rummy_pb2.RummyDrew, rummy_pb2.RummyDiscarded)) and body.seat != model.seat
     if _out_for_good(model) and (others or isinstance(body, (rummy_pb2.ChinchonUp, rummy_pb2.RummyStockRebuilt))):
         return ""  # past the target for good: the others' play changes no choice of the player's; results are said

@@ -16,7 +16,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   clubs": a card taken from the pile was just heard, or was the player's own, "yours"), said when the player's
   turn comes or when a seat's turn comes round again; a discard the next seat drew over from the stock is out of
   play and unsaid (caio's queen above): each card taken and the pile's top are what a player acts on; a card the
-  player draws from the stock is said with the discard's turn ("You draw 4 clubs, number 5; discard.");
+  player draws from the stock is said with the discard's turn ("4 clubs, number 5; discard.": "draw" was their
+  own word); a card taken from the pile is said with the one given for it ("caio takes it for 5 cups");
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
@@ -91,7 +92,7 @@ SHORT_STANDINGS: dict[Standing, str] = {
     Standing.FAIR: N_("Fair deal."),
     Standing.UNASKED: N_("The host alone chose this deck. Type deal for more."),
     Standing.WATCHED: N_("Deal checked, but you are watching: it cannot show the deck was not chosen."),
-    Standing.PARTIAL: N_("Deal partly checked. Type deal for more."),
+    Standing.PARTIAL: N_("Deal partly checked."),
     Standing.UNUSED: N_("Warning: your seed was left out of this deal. Type deal for more."),
     Standing.WITHHELD: N_("Warning: a seed was held back from this deal. Type deal for more."),
     Standing.BROKEN: N_("Warning: this deal does not check out. Type deal to hear why."),
@@ -153,8 +154,8 @@ class Fold:
         if not self.took:
             return name_then(self.name, self.card, _("{name}, {what}"), _("{name} discards {what}")) if discard else ""
         if discard:
-            template = {"yours": _("{name} takes yours, discards {card}"), "it": _("{name} takes it, discards {card}")}
-            return template.get(self.took, _("{name} takes {taken}, discards {card}")).format(
+            template = {"yours": _("{name} takes yours for {card}"), "it": _("{name} takes it for {card}")}
+            return template.get(self.took, _("{name} takes {taken} for {card}")).format(
                 name=self.name, taken=self.taken, card=self.card)
         template = {"yours": _("{name} takes yours"), "it": _("{name} takes it")}
         return template.get(self.took, _("{name} takes {taken}")).format(name=self.name, taken=self.taken)
@@ -601,8 +602,8 @@ class Narrator:
         return _("New hand: {cards}.").format(cards=cards_words(cards, short=True))
 
     def _drew(self, model: TableModel, card: str) -> str:
-        """The card drawn from the stock: said with the discard's turn that follows ("You draw 4 clubs, number 5;
-        discard."), one sentence where two were; said alone where no turn follows."""
+        """The card drawn from the stock: said with the discard's turn that follows ("4 clubs, number 5; discard."),
+        one sentence where two were; said alone where no turn follows."""
         if my_turn(model) and card in held(model):
             self.drawn = card
             return ""
@@ -615,8 +616,9 @@ class Narrator:
         hand = held(model)
         if not card or card not in hand:
             return ""
-        return _("You draw {card}, number {n}; {choices}.").format(card=card_words(card, short=True),
-                                                                   n=hand.index(card) + 1, choices=choices)
+        said = _("{card}, number {n}; {choices}.").format(card=card_words(card, short=True), n=hand.index(card) + 1,
+                                                           choices=choices)  # "draw" was the player's own word
+        return said[:1].upper() + said[1:]
 
     def after_view(self, model: TableModel) -> list[str]:
         """The sentences waiting for the message's view (``later``), said now that it is in."""

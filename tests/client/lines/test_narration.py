@@ -63,7 +63,7 @@ def test_the_others_draws_and_discards_are_one_line_said_at_the_players_turn() -
     assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=0, card="5H"))) == []
     told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=1, source=common_pb2.DRAW_SOURCE_PILE, card="5H")))
     told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="2S")))
-    assert terse.turn_begins() == ["bia takes yours, discards 2 spades."]
+    assert terse.turn_begins() == ["bia takes yours for 2 spades."]
 
 
 def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again() -> None:
@@ -86,7 +86,7 @@ def test_a_discard_taken_is_said_and_one_drawn_over_is_not() -> None:
             told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=seat, source=common_pb2.DRAW_SOURCE_PILE, card=took)))
         said += told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card)))
     assert said == ["bia, 2 clubs; caio takes it; dan, 4 clubs."], "the round, as bia comes round again"
-    assert terse.turn_begins() == ["bia takes it, discards 5 clubs."]
+    assert terse.turn_begins() == ["bia takes it for 5 clubs."]
 
 
 def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them_is() -> None:
@@ -509,7 +509,7 @@ def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_a
 
 
 def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() -> None:
-    """Terse: "You draw 9 diamonds, number 3; discard." one sentence where "You draw ..." and "Your turn: discard."
+    """Terse: "9 diamonds, number 3; discard." one sentence where "You draw ..." and "Your turn: discard."
     were two; verbose says each."""
     m = model()
     view = m.view
@@ -525,7 +525,7 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
     assert told(at.narrator, at.model, drawn) == []
     assert at.narrator.after_view(at.model) == [], "said with the turn"
     room._say_turn(at)
-    assert heard.said[-1] == "You draw 9 diamonds, number 3; discard 1 to 11."
+    assert heard.said[-1] == "9 diamonds, number 3; discard 1 to 11."
     room._say_turn(at)
     assert heard.said[-1] == "Discard.", "the card said once, the numbers known; the hand's later turn by its choice"
     verbose = Narrator(Level.VERBOSE)
@@ -568,7 +568,7 @@ def test_a_seat_whose_name_ends_in_a_number_is_said_with_a_word_before_its_total
     told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="9C")))
     told(narrator, m, rummy(drew=rummy_pb2.RummyDrew(seat=2, source=common_pb2.DRAW_SOURCE_PILE, card="9C")))
     told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=2, card="9D")))
-    assert narrator.turn_begins() == ["bot 2 discards 9 clubs; caio takes it, discards 9 diamonds."]
+    assert narrator.turn_begins() == ["bot 2 discards 9 clubs; caio takes it for 9 diamonds."]
 
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
@@ -864,5 +864,5 @@ def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_a
     assert [s for e in quiet for s in told(terse, m, e)] == []
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, discard="7o"))
     assert told(terse, m, close) == ["dan closes with 7 coins face down."]
-    assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["4 cups is turned up to start the pile."], \
+    assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["Pile: 4 cups."], \
         "in the match, said"
