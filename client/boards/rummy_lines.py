@@ -73,7 +73,8 @@ def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak
     assert isinstance(body, table_pb2.HandEnded)
     count = counted(model) if closes(model) else ""
     if closes(model) and not count and not body.HasField("winner") and not any(body.deltas):
-        count = _("Void hand: the stock ran out twice and nobody closed")  # nobody scores (docs/rules.md §6)
+        count = (_("Void hand: the stock ran out twice and nobody closed") if full  # nobody scores (docs/rules.md §6)
+                 else _("Void hand: nobody closed"))  # terse: the stock's second rebuild was just heard
     won = "; ".join(pots) if pots else count or _won(model, body)
     return result_said(won, model, RUMMY)
 
@@ -107,7 +108,7 @@ def _said(model: TableModel, body: Message) -> str | None:
     if isinstance(body, rummy_pb2.ChinchonUp) and not _out_for_good(model):
         return _("Pile: {card}.").format(card=card_text(body.card).plain)  # the top the player may take, no more
     if isinstance(body, rummy_pb2.RummyStockRebuilt) and not _out_for_good(model):
-        return _("New stock from the pile: {n} cards.").format(n=body.stock)
+        return _("New stock: {n} cards.")  # the pile, less its top.format(n=body.stock)
     others = isinstance(body, (rummy_pb2.RummyDrew, rummy_pb2.RummyDiscarded)) and body.seat != model.seat
     if _out_for_good(model) and (others or isinstance(body, (rummy_pb2.ChinchonUp, rummy_pb2.RummyStockRebuilt))):
         return ""  # past the target for good: the others' play changes no choice of the player's; results are said

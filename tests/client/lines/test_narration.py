@@ -813,14 +813,16 @@ def test_the_log_says_a_chinchon_player_past_the_target_stays_out_not_that_it_le
 
 def test_a_void_chinchon_hand_is_said_void_with_the_points_as_they_stand() -> None:
     """A Chinchón hand nobody closed before the rebuilt stock ran out scores nothing: its result says it is void
-    and why, then the points, the player's first with what they may still take; in every language, with no two
+    and why (terse: nobody closed, the stock's second rebuild just heard), then the points, the player's first with what they may still take; in every language, with no two
     numbers in a row, where it was "The hand is over" with no reason."""
     m = chinchon_model()
     void = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(deltas=[0, 0, 0, 0]))
     terse = Narrator(Level.TERSE)
     said = told(terse, m, void) + terse.after_view(m)
-    assert said == ["Void hand: the stock ran out twice and nobody closed; you 30, with 70 left, bia 0, caio 44, "
-                    "dan 5."], said
+    assert said == ["Void hand: nobody closed; you 30, with 70 left, bia 0, caio 44, dan 5."], said
+    verbose = Narrator(Level.VERBOSE)
+    assert (told(verbose, m, void) + verbose.after_view(m))[0].startswith(
+        "Void hand: the stock ran out twice and nobody closed; "), "verbose: why nobody could"
     for lang in ("pt_BR", "es"):
         with speaking(lang):
             narrator = Narrator(Level.TERSE)
@@ -841,7 +843,7 @@ def test_a_chinchon_player_out_for_good_hears_their_points_as_out_not_what_is_le
     void = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(deltas=[0, 0, 0, 0]))
     terse = Narrator(Level.TERSE)
     said = told(terse, m, void) + terse.after_view(m)
-    assert said == ["Void hand: the stock ran out twice and nobody closed; you 105, out, bia 0, caio 44, dan 5."], said
+    assert said == ["Void hand: nobody closed; you 105, out, bia 0, caio 44, dan 5."], said
     with speaking("es"):
         narrator = Narrator(Level.TERSE)
         heard = told(narrator, m, void) + narrator.after_view(m)
