@@ -568,7 +568,11 @@ class Narrator:
             if mine is not None and seat_team(model, body.seat) != mine:
                 return ""  # an opponent's, caught: ``last`` and the verbose level say it; a partner's is for you
             promise = spoken(meaning(model.game, body.signal).plain, stop=False, short=True)
-            self.signals.append(_("{name} signals {promise}.").format(name=model.name(body.seat), promise=promise))
+            view = model.view
+            partners = [s for s in view.truco.seats if s.team == mine and s.seat != model.seat] if view else []
+            # one partner: the signal can be no one else's, and its name goes unsaid
+            template = _("Signal: {promise}.") if len(partners) == 1 else _("{name} signals {promise}.")
+            self.signals.append(template.format(name=model.name(body.seat), promise=promise))
             return ""
         if isinstance(body, table_pb2.MatchStarted):  # how the seats were chosen: the verbose level's
             return (_("Game {n} begins, the seats swapped.") if body.seats_from

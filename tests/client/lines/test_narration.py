@@ -319,6 +319,14 @@ def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> 
     caught = truco(3, signalled=truco_pb2.TrucoSignalled(seat=1, signal=common_pb2.SIGNAL_WINK))
     assert told(terse, m, signal) == [] and told(terse, m, caught) == []
     assert terse.turn_begins() == ["caio signals ace clubs."], "the partner's signal; an opponent's caught, in last"
+    m.view.truco.seats.extend([truco_pb2.TrucoSeat(seat=n, team=n % 2) for n in range(4)])  # type: ignore[union-attr]
+    assert told(terse, m, signal) == [] and terse.turn_begins() == ["Signal: ace clubs."], \
+        "the one partner's: whose goes unsaid"
+    for lang, said in (("es", "Seña: as bastos."), ("pt_BR", "Sinal: ás paus.")):
+        with speaking(lang):
+            assert told(terse, m, signal) == [] and terse.turn_begins() == [said], lang
+    m.view.truco.seats.extend([truco_pb2.TrucoSeat(seat=n, team=n % 2) for n in range(4, 6)])  # type: ignore[union-attr]
+    assert told(terse, m, signal) == [] and terse.turn_begins() == ["caio signals ace clubs."], "two partners: named"
     assert terse.hand_unheard(m, []) == "ace swords, 7 coins and 3 cups"
     assert terse.hand_unheard(m, []) == "", "said once"
     verbose = Narrator(Level.VERBOSE)
