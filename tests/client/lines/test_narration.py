@@ -821,8 +821,9 @@ def test_the_log_says_a_chinchon_player_past_the_target_stays_out_not_that_it_le
 
 def test_a_void_chinchon_hand_is_said_void_with_the_points_as_they_stand() -> None:
     """A Chinchón hand nobody closed before the rebuilt stock ran out scores nothing: its result says it is void
-    and why (terse: nobody closed, the stock's second rebuild just heard), then the points, the player's first with what they may still take; in every language, with no two
-    numbers in a row, where it was "The hand is over" with no reason."""
+    and why (terse: nobody closed, the stock's second rebuild just heard), then the points, the player's first
+    with what they may still take; in every language, with no two numbers in a row, where it was "The hand is
+    over" with no reason."""
     m = chinchon_model()
     void = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(deltas=[0, 0, 0, 0]))
     terse = Narrator(Level.TERSE)
