@@ -146,9 +146,13 @@ def _load() -> None:
 
 
 def family_of(model: TableModel) -> Family | None:
-    """The family of the table's view, as its games declare it; None before a view, or for a family no game
-    this client knows declares."""
-    return family_for(model.view) if model.view is not None else None
+    """The family of the table's view, as its games declare it; before a view (a table's first hand begins before
+    its first view is in: Chinchón's card turned up comes then), the one the table's game declares; None for a
+    family no game this client knows declares."""
+    if model.view is not None:
+        return family_for(model.view)
+    game = gamebook.known().get(model.game)
+    return game.lines() if game is not None and game.lines is not None else None
 
 
 def family_for(view: table_pb2.View) -> Family | None:

@@ -568,8 +568,8 @@ class Narrator:
             if mine is not None and seat_team(model, body.seat) != mine:
                 return ""  # an opponent's, caught: ``last`` and the verbose level say it; a partner's is for you
             promise = spoken(meaning(model.game, body.signal).plain, stop=False, short=True)
-            view = model.view
-            partners = [s for s in view.truco.seats if s.team == mine and s.seat != model.seat] if view else []
+            seats = model.view.seats if model.view is not None else []
+            partners = [s.seat for s in seats if s.seat != model.seat and seat_team(model, s.seat) == mine]
             # one partner: the signal can be no one else's, and its name goes unsaid
             template = _("Signal: {promise}.") if len(partners) == 1 else _("{name} signals {promise}.")
             self.signals.append(template.format(name=model.name(body.seat), promise=promise))

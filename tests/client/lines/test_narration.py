@@ -318,14 +318,12 @@ def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> 
     signal = truco(2, signalled=truco_pb2.TrucoSignalled(seat=2, signal=common_pb2.SIGNAL_WINK))
     caught = truco(3, signalled=truco_pb2.TrucoSignalled(seat=1, signal=common_pb2.SIGNAL_WINK))
     assert told(terse, m, signal) == [] and told(terse, m, caught) == []
-    assert terse.turn_begins() == ["caio signals ace clubs."], "the partner's signal; an opponent's caught, in last"
-    m.view.truco.seats.extend([truco_pb2.TrucoSeat(seat=n, team=n % 2) for n in range(4)])  # type: ignore[union-attr]
-    assert told(terse, m, signal) == [] and terse.turn_begins() == ["Signal: ace clubs."], \
-        "the one partner's: whose goes unsaid"
+    assert terse.turn_begins() == ["Signal: ace clubs."], \
+        "the partner's signal, whose going unsaid where there is one partner; an opponent's caught, in last"
     for lang, said in (("es", "Seña: as bastos."), ("pt_BR", "Sinal: ás paus.")):
         with speaking(lang):
             assert told(terse, m, signal) == [] and terse.turn_begins() == [said], lang
-    m.view.truco.seats.extend([truco_pb2.TrucoSeat(seat=n, team=n % 2) for n in range(4, 6)])  # type: ignore[union-attr]
+    m.view.seats.extend([common_pb2.SeatSummary(seat=n, taken=True) for n in range(4, 6)])  # type: ignore[union-attr]
     assert told(terse, m, signal) == [] and terse.turn_begins() == ["caio signals ace clubs."], "two partners: named"
     assert terse.hand_unheard(m, []) == "ace swords, 7 coins and 3 cups"
     assert terse.hand_unheard(m, []) == "", "said once"
@@ -877,3 +875,5 @@ def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_a
     assert told(terse, m, close) == ["dan closes with 7 coins face down."]
     assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["Pile: 4 cups."], \
         "in the match, said"
+    first = TableModel(common_pb2.TableSummary(id="t", game="chinchon"), 0)  # a table's first hand: no view yet
+    assert told(Narrator(Level.TERSE), first, quiet[2]) == ["Pile: 4 cups."], "the game's family, before a view"
