@@ -975,6 +975,16 @@ def even(by: dict[int, set[str]]) -> bool:
     return len(counts) == 2 and max(counts) - min(counts) <= 1
 
 
+def moves(arrangement: Arrangement, since: int) -> list[str]:
+    """What the room's processes logged since ``since`` (a ``log_size``) of tables taken over, let go and moved:
+    for a failure to say where the moving stopped."""
+    with arrangement.log.open("rb") as f:
+        f.seek(since)
+        lines = f.read().decode(errors="replace").splitlines()
+    words = ("placement", "takeover", "moves", "moved", "take", "let go", "worker", "WARNING", "ERROR")
+    return [line for line in lines if any(w in line for w in words)][-80:]
+
+
 EVEN_WITHIN = 300.0
 """Seconds after a worker's kill within which its replacement and the survivor are even again (issue 92's mark)."""
 
@@ -988,6 +998,7 @@ async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_
     The survivor takes them over, the dead one's replacement serves with none, and tables move back to it between
     hands until the two are even within one; whoever watches a table that moved follows it there, every event once.
     Then each new table goes to the worker with fewer."""
+    since = arrangement.log_size()
     ids = [await make_table(arrangement, game="cacho", seats=2, bots=2) for _ in range(4)]
     await eventually(lambda: even(tables_by_worker(arrangement)), "the four tables shared out evenly")
     watchers = [await Person.at(arrangement, f"w{n}").watch(table_id) for n, table_id in enumerate(ids)]
@@ -1010,7 +1021,9 @@ async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_
                                      patience=EVEN_WITHIN)
         except AssertionError as never:
             raise AssertionError(f"{never}: tables by worker's port {tables_by_worker(arrangement)}, the survivor "
-                                 f":{survivor}, the one killed :{victim}") from never
+                                 f":{survivor}, the one killed :{victim}, the listening processes "
+                                 f"{[(pid, listening(pid)) for pid, front in arrangement.processes()]}; the room's "
+                                 "log of placement and moves:\n" + "\n".join(moves(arrangement, since))) from never
         replacement = next(port for port in after if port != survivor)
         assert after[replacement], after
         assert after[replacement] <= had | before[victim], "only tables the survivor drove moved"
