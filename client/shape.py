@@ -146,12 +146,13 @@ def _load() -> None:
 
 
 def family_of(model: TableModel) -> Family | None:
-    """The family of the table's view, as its games declare it; before a view (a table's first hand begins before
-    its first view is in: Chinchón's card turned up comes then), the one the table's game declares; None for a
-    family no game this client knows declares."""
-    if model.view is not None:
-        return family_for(model.view)
-    game = gamebook.known().get(model.game)
+    """The family of the table's view, as its games declare it; before a view with a game in it (a table's first
+    hand begins while its view holds the seats alone: Chinchón's card turned up comes then), the one the table's
+    game declares; None for a family no game this client knows declares."""
+    family = family_for(model.view) if model.view is not None else None
+    if family is not None:
+        return family
+    game = gamebook.known().get(model.game)  # no view, or one of seats alone (no game in it yet)
     return game.lines() if game is not None and game.lines is not None else None
 
 

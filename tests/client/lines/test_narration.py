@@ -877,3 +877,5 @@ def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_a
         "in the match, said"
     first = TableModel(common_pb2.TableSummary(id="t", game="chinchon"), 0)  # a table's first hand: no view yet
     assert told(Narrator(Level.TERSE), first, quiet[2]) == ["Pile: 4 cups."], "the game's family, before a view"
+    seated = first.with_view(table_pb2.View(hand=1), 1)  # the seats' view, no game in it yet
+    assert told(Narrator(Level.TERSE), seated, quiet[2]) == ["Pile: 4 cups."], "and before the game's view"
