@@ -681,11 +681,20 @@ def cacho_strength(hand: Sequence[Card]) -> tuple[int, int]:
 
 
 @cache
+def every_three() -> tuple[tuple[int, tuple[int, int]], ...]:
+    """Each three cards of the pack, as the set of their places in it (bits of an int), with their strength
+    (``cacho_strength``): counted once, where ``against`` counted the same 1,330 hands again for each of the
+    2,024 it was asked about (two thirds of the facts test's time)."""
+    return tuple((sum(1 << i for i in three), cacho_strength([CACHO_DECK[i] for i in three]))
+                 for three in combinations(range(len(CACHO_DECK)), 3))
+
+
+@cache
 def against(hand: tuple[Card, ...]) -> float:
     """Three cards against every three of the rest of the pack: how often they win, a tie half."""
     mine = cacho_strength(hand)
-    rest = [c for c in CACHO_DECK if c not in hand]
-    return share_of(mine, [cacho_strength(h) for h in combinations(rest, 3)])
+    held = sum(1 << i for i, c in enumerate(CACHO_DECK) if c in hand)
+    return share_of(mine, [strength for three, strength in every_three() if not three & held])
 
 
 def share_of(mine: tuple[int, int], theirs: Sequence[tuple[int, int]]) -> float:
