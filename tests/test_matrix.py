@@ -755,7 +755,8 @@ async def play_rummy_hand(people: list[Person], deal: int, checkers: list[Person
 async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrangement) -> None:
     """Chinchón, three seats, one a bot's. ana sits before the first deal and bia fills the last seat: both check
     the first deal fair, and ana's meld hint on a card of hers is worked out on the Spanish pack where the table is
-    served (a card of the pack she does not hold is refused). Between hands bia leaves and cris takes her seat: his
+    served (a card of the pack she does not hold is refused). Between hands bia leaves, cris takes her seat, and
+    the process driving the table is killed -9 before he opens it (the table comes back from its journal): his
     first view is what a watcher sees (none of bia's cards is his), and the deal he came too late to cut is grey. In
     the next hand cris draws and throws, then leaves, and dan sits there mid-hand: he holds the seat's cards and the
     hand so far, none of what was private to cris (the cards dealt to it, the card it drew), and his client says it
@@ -796,6 +797,8 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
         await bia.leave()
         await cris.sit(table_id)
         assert cris.seat == bia.seat
+        arrangement.kill(arrangement.pid_at(cris.conn.routes[cris.token]))  # and the table comes back from its journal
+        await wes.until(lambda p: len(p.snapshots) >= 2, "the table back")
         cris.follow()
         await cris.until(lambda p: p.snapshots, "the table opens")
         first = cris.snapshots[0].view
