@@ -755,7 +755,8 @@ async def play_rummy_hand(people: list[Person], deal: int, checkers: list[Person
 async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrangement) -> None:
     """Chinchón, three seats, one a bot's. ana sits before the first deal and bia fills the last seat: both check
     the first deal fair, and ana's meld hint on a card of hers is worked out on the Spanish pack where the table is
-    served (a card of the pack she does not hold is refused). Between hands bia leaves and cris takes her seat: his
+    served (a card of the pack she does not hold is refused). Between hands bia leaves, cris takes her seat, and
+    the process driving the table is killed -9 before he opens it (the table comes back from its journal): his
     first view is what a watcher sees (none of bia's cards is his), and the deal he came too late to cut is grey. In
     the next hand cris draws and throws, then leaves, and dan sits there mid-hand: he holds the seat's cards and the
     hand so far, none of what was private to cris (the cards dealt to it, the card it drew), and his client says it
@@ -796,6 +797,8 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
         await bia.leave()
         await cris.sit(table_id)
         assert cris.seat == bia.seat
+        arrangement.kill(arrangement.pid_at(cris.conn.routes[cris.token]))  # and the table comes back from its journal
+        await wes.until(lambda p: len(p.snapshots) >= 2, "the table back")
         cris.follow()
         await cris.until(lambda p: p.snapshots, "the table opens")
         first = cris.snapshots[0].view
@@ -975,6 +978,16 @@ def even(by: dict[int, set[str]]) -> bool:
     return len(counts) == 2 and max(counts) - min(counts) <= 1
 
 
+def moves(arrangement: Arrangement, since: int) -> list[str]:
+    """What the room's processes logged since ``since`` (a ``log_size``) of tables taken over, let go and moved:
+    for a failure to say where the moving stopped."""
+    with arrangement.log.open("rb") as f:
+        f.seek(since)
+        lines = f.read().decode(errors="replace").splitlines()
+    words = ("placement", "takeover", "moves", "moved", "take", "let go", "worker", "WARNING", "ERROR")
+    return [line for line in lines if any(w in line for w in words)][-80:]
+
+
 EVEN_WITHIN = 300.0
 """Seconds after a worker's kill within which its replacement and the survivor are even again (issue 92's mark)."""
 
@@ -988,6 +1001,7 @@ async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_
     The survivor takes them over, the dead one's replacement serves with none, and tables move back to it between
     hands until the two are even within one; whoever watches a table that moved follows it there, every event once.
     Then each new table goes to the worker with fewer."""
+    since = arrangement.log_size()
     ids = [await make_table(arrangement, game="cacho", seats=2, bots=2) for _ in range(4)]
     await eventually(lambda: even(tables_by_worker(arrangement)), "the four tables shared out evenly")
     watchers = [await Person.at(arrangement, f"w{n}").watch(table_id) for n, table_id in enumerate(ids)]
@@ -1010,7 +1024,9 @@ async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_
                                      patience=EVEN_WITHIN)
         except AssertionError as never:
             raise AssertionError(f"{never}: tables by worker's port {tables_by_worker(arrangement)}, the survivor "
-                                 f":{survivor}, the one killed :{victim}") from never
+                                 f":{survivor}, the one killed :{victim}, the listening processes "
+                                 f"{[(pid, listening(pid)) for pid, front in arrangement.processes()]}; the room's "
+                                 "log of placement and moves:\n" + "\n".join(moves(arrangement, since))) from never
         replacement = next(port for port in after if port != survivor)
         assert after[replacement], after
         assert after[replacement] <= had | before[victim], "only tables the survivor drove moved"

@@ -14,6 +14,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
@@ -530,6 +531,8 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self.building = asyncio.Lock()
         """Held while the options or the levels are built again: the form closes between builds, never in one
         (a list mounted into a form being taken down read its own parts gone, and the app ended)."""
+        self.rebuilds: list[Worker[None]] = []
+        """The builds a change asked for, each beside the screen's own messages (``rebuild``)."""
         self.closing = False
         """Cancelled or created: a build asked for after that (a change still queued) builds nothing."""
         remembered = choices.load(conn.target) if keeps else None
@@ -636,6 +639,35 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         async with self.building:
             self.dismiss(result)
 
+    def rebuild(self, *, options: bool) -> None:
+        """The game's options (``options``) and the bots' levels built again for a change, beside the screen, not
+        in its handler: on a slow host a build takes seconds, and a handler awaiting it holds every message of the
+        screen (its footer kept offering "Dismiss menu" that long after the list had closed, and that key, tapped,
+        cancelled the form). The builds still run one at a time, in the order asked (``building``)."""
+
+        async def build() -> None:
+            try:
+                if options:
+                    await self._build_options()
+                await self._build_levels()
+            except NoMatches:
+                if self.query("#options") and self.query("#levels"):
+                    raise  # the form is whole: the build's own fault
+                # else the form was taken down under the build (the app quitting): nothing left to build
+
+        self.rebuilds = [w for w in self.rebuilds if not w.is_finished]
+        self.rebuilds.append(self.run_worker(build(), group="rebuild"))
+
+    @property
+    def rebuilding(self) -> bool:
+        """A build a change asked for is not done yet: the fields may still be the last game's."""
+        return any(not w.is_finished for w in self.rebuilds)
+
+    async def rebuilt(self) -> None:
+        """Once every build asked for so far is done: what the form describes is read from the fields they make."""
+        while self.rebuilding:
+            await next(w for w in self.rebuilds if not w.is_finished).wait()
+
     async def _build_levels(self) -> None:
         """One choice per bot seat; a seat that stays a bot keeps the level it was given."""
         async with self.building:
@@ -706,7 +738,7 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self._fit(self.size.height)
 
     @on(Select.Changed, "#game")
-    async def _game_changed(self, event: Select.Changed) -> None:
+    def _game_changed(self, event: Select.Changed) -> None:
         g = self.games.get(str(event.value))
         if g is None or g is self.game:
             return
@@ -722,8 +754,7 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         bots.value = usual - 1
         self.query_one("#name", Input).placeholder = _("{game} table").format(game=g.title)
         self.fresh_levels = True  # the new game's levels, each at its default
-        await self._build_options()
-        await self._build_levels()
+        self.rebuild(options=True)
 
     @on(Select.Changed, "#seats")
     def _seats_changed(self, event: Select.Changed) -> None:
@@ -737,8 +768,8 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         bots.value = keep
 
     @on(Select.Changed, "#bots")
-    async def _bots_changed(self, event: Select.Changed) -> None:
-        await self._build_levels()
+    def _bots_changed(self, event: Select.Changed) -> None:
+        self.rebuild(options=False)
 
     def _error(self, sentence: str, field: str | None = None) -> None:
         """Say what is wrong: beside the field it is about, if any, else under the form."""
@@ -826,6 +857,7 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
 
     @on(Button.Pressed, "#create")
     async def action_create(self) -> None:
+        await self.rebuilt()  # a game just picked: its fields, not the last game's, make the request
         request = self.request()
         if request is None:
             return

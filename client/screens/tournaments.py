@@ -327,7 +327,7 @@ class CreateTournamentScreen(CreateTableScreen):
         """A tournament's bots play at the server's default level: no level per seat here."""
 
     @on(Select.Changed, "#game")
-    async def _game_changed(self, event: Select.Changed) -> None:
+    def _game_changed(self, event: Select.Changed) -> None:
         g = self.games.get(str(event.value))
         if g is None or g is self.game:
             return
@@ -336,7 +336,7 @@ class CreateTournamentScreen(CreateTableScreen):
         seats.set_options(self._counts(g))
         seats.value = usual_seats(g)
         self.query_one("#name", Input).placeholder = self._title(g)
-        await self._build_options()
+        self.rebuild(options=True)
 
     def tournament_request(self) -> tournament_pb2.CreateTournamentRequest | None:
         table = self.request()
@@ -360,6 +360,7 @@ class CreateTournamentScreen(CreateTableScreen):
 
     @on(Button.Pressed, "#create")
     async def action_create(self) -> None:
+        await self.rebuilt()  # a game just picked: its fields, not the last game's, make the request
         request = self.tournament_request()
         if request is None:
             return

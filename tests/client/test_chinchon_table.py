@@ -34,10 +34,16 @@ def to_discard(screen: TableScreen) -> bool:
             and v.rummy.HasField("turn") and v.rummy.turn == model.seat and bool(model.legal))
 
 
+def highest_loose(v: rummy_pb2.RummyView) -> str | None:
+    """The loose card that counts most (a figure over a seven, a joker never): what a player throws first."""
+    ranked = [c for c in v.loose if c[:-1].isdigit()]
+    return max(ranked, key=lambda c: int(c[:-1]), default=None)
+
+
 async def play(pilot: Pilot[Any], done: Callable[[], object]) -> list[str]:
     """The seat played by keys until ``done()``: the bar's first choice (a draw from the stock); on the board a
-    close where one is offered (the card it names picked with the arrows first), else the picked card thrown.
-    What was pressed."""
+    close where one is offered, else a discard of the loose card that counts most (each picked with the arrows
+    first). What was pressed."""
     screen = pilot.app.screen
     assert isinstance(screen, TableScreen)
     bar = screen.query_one(ActionBar)
@@ -54,12 +60,14 @@ async def play(pilot: Pilot[Any], done: Callable[[], object]) -> list[str]:
             pressed.append("draw")
         elif to_discard(screen):
             closes = [a for a in screen.model.legal if action_kind(a) == "knock" and a.cards]
+            view = screen.model.view.rummy
+            target = closes[0].cards[0] if closes else highest_loose(view)
+            for _step in range(len(view.cards) + 1 if target is not None else 0):
+                if board.picked() == target:
+                    break
+                await pilot.press("right")
+                await settled(pilot)
             if closes:
-                for _step in range(len(screen.model.view.rummy.cards) + 1):
-                    if board.picked() == closes[0].cards[0]:
-                        break
-                    await pilot.press("right")
-                    await settled(pilot)
                 await pilot.press("k")
                 pressed.append("close")
             else:
@@ -102,3 +110,32 @@ async def test_a_chinchon_table_is_played_by_keys_and_every_deal_checks_out(pati
         assert title(screen.model, screen.model.view, 80).plain.startswith("Chinchón · hand "), "the board's title"
         checked = [v for v in screen.fair.verdicts if v.checked]
         assert [v.hand for v in checked][:hands] == list(range(1, hands + 1)) and all(v.ok for v in checked)
+
+
+async def test_a_whole_chinchon_match_is_played_by_keys_to_its_end(patient_server: Running) -> None:
+    """A whole match by keys, against a bot: to 50 points (a close with up to 10 left out), hand after hand until a
+    player passes the target and the other wins the match. Every hand's deal checks out, each count and the
+    elimination are said in the log, and the board says the match is over."""
+    server = patient_server
+    options = {k: common_pb2.OptionValue(number=v) for k, v in {"limit": 10, "target": 50}.items()}
+    table_id = await create(server, game="chinchon", seats=2, bots=1, turn_seconds=600, options=options)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await in_lobby(pilot)
+        await app.open_table(table_id)
+        screen = await at_table(pilot)
+        await play(pilot, lambda: "wins the match." in log_text(app) or "win the match." in log_text(app))
+        await until(pilot, lambda: screen.model.view is not None and screen.model.view.match_over, "the match over")
+        text = " ".join(log_text(app).split())
+        hands = text.count("is turned up to start the pile.")
+        assert text.count("The count: ") + text.count("the hand is void") == hands, text
+        assert "⚠" not in text, text
+        await until(pilot, lambda: len([v for v in screen.fair.verdicts if v.checked]) == hands, "every deal checked")
+        checked = [v for v in screen.fair.verdicts if v.checked]
+        assert [v.hand for v in checked] == list(range(1, hands + 1)) and all(v.ok for v in checked), checked
+        if "You pass the target with " in text:  # out: the bot wins
+            assert "bot 2 wins the match." in text, text
+        else:
+            assert "bot 2 passes the target with " in text and ("You win the match." in text
+                                                               or "ana wins the match." in text), text
+        assert ": out of the match." in text, text

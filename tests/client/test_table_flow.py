@@ -605,6 +605,48 @@ async def test_a_new_game_never_shows_more_bot_levels_than_its_seats_take(server
         assert (seats.value, bots.value, dialog.levels()) == (3, 2, ["normal", "normal"])
 
 
+async def test_a_slow_rebuild_holds_back_neither_the_footer_nor_the_form(server: Running) -> None:
+    """A game picked from the form's list builds its options and levels beside the screen: while that build is held
+    (a slow host holds it seconds), the footer already stops offering the closed list's "Dismiss menu" (a key that,
+    tapped then, went to the form and cancelled it), and Create waits for the new game's fields, then makes its
+    table. Built in the change's handler, the footer kept the stale key for as long as the build took."""
+    import asyncio
+
+    from textual.widgets import Select
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        first = dialog.game.name
+        held = asyncio.Event()
+        build = dialog._build_options_now
+
+        async def slow() -> None:
+            await held.wait()
+            await build()
+
+        dialog._build_options_now = slow  # type: ignore[method-assign]
+
+        def keys() -> list[str]:
+            return [words for _, _, words in footer_items(app.screen)]
+
+        assert app.screen.focused is dialog.query_one("#game", Select)
+        await pilot.press("enter")
+        await until(pilot, lambda: "Dismiss menu" in keys(), lambda: f"the list's key, with {keys()}")
+        await pilot.press("down", "enter")  # the next game, picked: its build starts and is held
+        await until(pilot, lambda: dialog.game.name != first and dialog.rebuilding and "Dismiss menu" not in keys(),
+                    lambda: f"{dialog.game.name}, rebuilding {dialog.rebuilding}: the footer says {keys()}")
+        assert isinstance(app.screen, CreateTableScreen)
+        typed(app, "ctrl+s")
+        await until(pilot, lambda: not held.is_set() and dialog.rebuilding)  # Create waits, the build held
+        assert isinstance(app.screen, CreateTableScreen), "nothing made from the last game's fields"
+        held.set()
+        await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen), "the table made")
+        assert app.conn is not None
+        [table] = await app.conn.tables()
+        assert table.game == dialog.game.name != first
+
+
 async def tap_key_words(pilot: Pilot[CardApp], words: str) -> None:
     """In the help: the keys table's words ``words`` (a cell of its last column), scrolled to and clicked."""
     await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))

@@ -79,7 +79,8 @@ def busy(app: App[Any]) -> list[str]:
     screen = app.screen
     out = [f"{node!r}: {node.message_queue_size} messages" for node in (app, *screen.walk_children(with_self=True))
            if node.message_queue_size]
-    return out + [name for name, due in screen_work(screen).items() if due]
+    rebuilding = ["the form's rebuild"] if getattr(screen, "rebuilding", False) else []  # a worker beside the screen
+    return out + [name for name, due in screen_work(screen).items() if due] + rebuilding
 
 
 async def settled(pilot: Pilot[Any], seconds: float = PATIENCE) -> None:
