@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from pathlib import Path
 
 import grpc
@@ -672,12 +672,32 @@ async def test_again_after_a_match_in_each_arrangement(arrangement: Arrangement)
         await closing(people)
 
 
-async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(arrangement: Arrangement) -> None:
+async def closed_to_the_end(people: list[Person]) -> None:
+    """A Chinchón match to 10 played hand after hand (``rummy_move``: a close as soon as one may) until a close puts
+    a player past the target."""
+    deal = 1
+    while not all(p.view is not None and p.view.match_over for p in people):
+        assert deal <= 12, f"no match's end in {deal - 1} deals: {verdicts(people)}"
+        await play_rummy_hand(people, deal)
+        deal += 1
+
+
+MATCHES_ENDED: dict[str, tuple[dict[str, int], Callable[[list[Person]], Awaitable[None]]]] = {
+    "truco_argentino": ({"target": 15}, falta_envido_to_the_end),
+    "chinchon": ({"target": 10, "limit": 10}, closed_to_the_end),
+}
+"""A game's match ended quickly by two people: the table's options, and how they play it to its end."""
+
+
+@pytest.mark.parametrize("game", MATCHES_ENDED)
+async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(arrangement: Arrangement,
+                                                                              game: str) -> None:
     """At a match's end ana asks for the seats swapped; the process driving the table is killed -9 before bia
     answers. The table comes back with ana's answer kept: bia's swap agrees with it, and the next match starts at
     once, swapped, as its commitment said. Once that commitment is out, a vote is refused (FAILED_PRECONDITION)."""
-    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600,
-                                options={"target": common_pb2.OptionValue(number=15)})
+    options, to_the_end = MATCHES_ENDED[game]
+    table_id = await make_table(arrangement, game=game, seats=2, bots=0, turn_seconds=3600,
+                                options={k: common_pb2.OptionValue(number=v) for k, v in options.items()})
     ana, bia, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "wes")
     people = [ana, bia]
     try:
@@ -686,7 +706,7 @@ async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(ar
             p.follow()
         await wes.watch(table_id)
         wes.follow()
-        await falta_envido_to_the_end(people)
+        await to_the_end(people)
         await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SWAP)
         await wes.until(lambda p: any(e.HasField("rematch_voted") for e in p.events), "ana's answer")
         snapshots = len(wes.snapshots)
@@ -755,7 +775,8 @@ async def play_rummy_hand(people: list[Person], deal: int, checkers: list[Person
 async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrangement) -> None:
     """Chinchón, three seats, one a bot's. ana sits before the first deal and bia fills the last seat: both check
     the first deal fair, and ana's meld hint on a card of hers is worked out on the Spanish pack where the table is
-    served (a card of the pack she does not hold is refused). Between hands bia leaves and cris takes her seat: his
+    served (a card of the pack she does not hold is refused). Between hands bia leaves, cris takes her seat, and
+    the process driving the table is killed -9 before he opens it (the table comes back from its journal): his
     first view is what a watcher sees (none of bia's cards is his), and the deal he came too late to cut is grey. In
     the next hand cris draws and throws, then leaves, and dan sits there mid-hand: he holds the seat's cards and the
     hand so far, none of what was private to cris (the cards dealt to it, the card it drew), and his client says it
@@ -796,6 +817,8 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
         await bia.leave()
         await cris.sit(table_id)
         assert cris.seat == bia.seat
+        arrangement.kill(arrangement.pid_at(cris.conn.routes[cris.token]))  # and the table comes back from its journal
+        await wes.until(lambda p: len(p.snapshots) >= 2, "the table back")
         cris.follow()
         await cris.until(lambda p: p.snapshots, "the table opens")
         first = cris.snapshots[0].view

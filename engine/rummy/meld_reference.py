@@ -26,6 +26,11 @@ class Exhaustive:
         self.wild = frozenset(wilds) if rules.wild_acts else frozenset()
         self.valid = lru_cache(maxsize=None)(self._valid)
         self.part = lru_cache(maxsize=None)(self._part)
+        self.fits = lru_cache(maxsize=None)(self._fits)
+
+    def _fits(self, card: Card) -> tuple[Card, ...]:
+        """The cards a wild card may stand for in a meld with ``card``: those of its rank or of its suit."""
+        return tuple(x for x in self.kinds if x.rank == card.rank or x.suit is card.suit)
 
     def _valid(self, meld: tuple[Card, ...]) -> bool:
         if is_meld(meld, self.rules):
@@ -33,8 +38,7 @@ class Exhaustive:
         for i, c in enumerate(meld):  # one wild card acting as any card that fits
             if c in self.wild:
                 rest = meld[:i] + meld[i + 1 :]
-                fits = [x for x in self.kinds if x.rank == rest[0].rank or x.suit is rest[0].suit]
-                if any(is_meld((*rest, x), self.rules) for x in fits):
+                if any(is_meld((*rest, x), self.rules) for x in self.fits(rest[0])):
                     return True
         return False
 

@@ -16,11 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.facts import OPTION_SETS, Tally, check, records
-from bench.recount import PAULISTA_RANK, envido_of, facts, seen_by
+from bench.recount import PAULISTA_RANK, _groups, _may_meld, envido_of, facts, seen_by
 from cardtui.engine import advice, analysis
 from cardtui.engine.advice import DiscardReason, DrawReason, EnvidoReason, KnockReason, TrucoReason
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.rummy.melds import CARDS
 from cardtui.engine.seen import seen, unseen
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.paulista.game import GAME as PAU
@@ -61,6 +62,17 @@ def test_what_a_seat_has_seen_is_what_the_history_shows_it(index: int, seed: int
     record = hand(index, seed)
     for position in analysis.positions(record):
         assert +seen(position.view) == +seen_by(record, position.step), (record["game"], position.step)
+
+
+@settings(max_examples=100, derandomize=True, deadline=None, database=None)
+@given(hand=st.lists(st.sampled_from([*CARDS, Card.parse("JK")]), min_size=3, max_size=11), wilds=st.integers(0, 3))
+def test_the_recounts_groups_are_every_group_that_may_meld(hand: list[Card], wilds: int) -> None:
+    """The recount's melds are looked for among the groups grown from groups that may meld (``_groups``): the same
+    groups as every combination of three or more places filtered by ``_may_meld``, with wild cards or without."""
+    wild = frozenset(hand[:wilds])
+    every = [m for size in range(3, len(hand) + 1) for m in combinations(range(len(hand)), size)
+             if _may_meld([hand[i] for i in m], wild)]
+    assert sorted(_groups(hand, wild)) == sorted(every)
 
 
 def test_the_recount_tells_a_wrong_fact() -> None:

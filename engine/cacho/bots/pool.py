@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from cardtui.engine.betting import BET as OPEN
@@ -31,14 +32,19 @@ from cardtui.engine.cacho.rules import BET, DECK, PASS, CachoView, SeatStatus, s
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, GameView
 
-_ALL = sorted(strength(h) for h in combinations(DECK, 3))
+
+@cache
+def _every_hand() -> list[tuple[int, int]]:
+    """The strength of each of the pack's 2,024 three-card hands, weakest first: counted at the first decision of a
+    pool player, not when the games are imported (every process of the room does that, and most never ask)."""
+    return sorted(strength(h) for h in combinations(DECK, 3))
 
 
 def percentile(cards: tuple[Card, ...]) -> float:
     """The share of the pack's three-card hands this hand beats (ties counted half)."""
-    s = strength(cards)
-    below, upto = bisect_left(_ALL, s), bisect_right(_ALL, s)
-    return (below + 0.5 * (upto - below)) / len(_ALL)
+    every, s = _every_hand(), strength(cards)
+    below, upto = bisect_left(every, s), bisect_right(every, s)
+    return (below + 0.5 * (upto - below)) / len(every)
 
 
 @dataclass(frozen=True, slots=True)

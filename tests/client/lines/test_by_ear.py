@@ -7,6 +7,7 @@ command itself, through a terminal, in ``test_command``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
@@ -15,22 +16,24 @@ import pytest
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
+from cardtui.client.fairness import Standing
 from cardtui.client.lines import loop  # noqa: F401  (the games' words, as the line mode has them)
-from cardtui.client.lines.narration import LEVEL_SAID, Level
+from cardtui.client.lines.narration import LEVEL_SAID, SHORT_STANDINGS, Level
 from cardtui.client.lines.reading import runs_of_numbers
 from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel
 from cardtui.client.option_words import option_label
 from cardtui.client.words import event_words
+from cardtui.engine import games
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, table_pb2
-from tests.client.lines.listener import Listener
+from tests.client.lines.listener import Heard, Listener
 
-GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho")
+GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho", "chinchon")
 LANGUAGES = ("en", "pt_BR", "es")
 FAMILY = {"pifpaf": "rummy", "cacheta": "rummy", "truco_paulista": "truco", "truco_argentino": "truco",
-          "cacho": "cacho"}
+          "cacho": "cacho", "chinchon": "rummy"}
 EYE_ONLY = re.compile(r"[\x00-\x06\x08-\x1f\x7f\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\U0001faff"
                       r"♠♣♥♦⚔♧●♡·]")
 """What a listener cannot hear: control characters (escapes, cursor motion; the bell alone is allowed), box
@@ -67,6 +70,32 @@ LEVELS = [(lang, "terse") for lang in LANGUAGES] + [("en", "verbose")]
 """Every language at the usual level, and the verbose level in English."""
 
 
+async def sit(heard: Heard, game: str, lang: str) -> int:
+    """The player creates a table of ``game`` with bots (``new`` and the game, ``change``, the fewest players, a
+    short claim window where the game has one, enter for every other choice) and sits there; the index of the
+    sentence that seats them."""
+    heard.type(f"new {game}")
+    with speaking(lang):
+        described = _("Press enter to create it, or type change to choose each thing, or cancel.")
+    await heard.until(lambda s: s.endswith(described), "the table described")
+    heard.type(_("change"))
+    with speaking(lang):
+        sat = _("You sit at {name}, seat {n}.").split("{name}")[0]
+        claim = option_label(game, "claim_ms") + ":"
+    n = await heard.until(lambda s: s.endswith("?") or "?" in s, "how many players")
+    heard.type(re.findall(r"\d+", heard.said[n])[0])
+    windowed = False
+    while True:
+        n = await heard.until(lambda s: s.startswith(sat) or "enter" in s, "the next question", n + 1)
+        if heard.said[n].startswith(sat):
+            break
+        windowed = windowed or heard.said[n].startswith(claim)
+        heard.type(SHORT_WINDOW if heard.said[n].startswith(claim) else "")
+    claims = "claim_ms" in {f.name for f in dataclasses.fields(games.get(game).options_type)}
+    assert windowed == claims, "a claim window is asked for where the game has one"
+    return n
+
+
 @pytest.mark.parametrize(("lang", "level"), LEVELS, ids=[f"{lang}-{level}" for lang, level in LEVELS])
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: str, lang: str, level: str) -> None:
@@ -83,24 +112,7 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         if level == "verbose":
             heard.type(_("verbose"))
             await heard.until(lambda s: s == _(LEVEL_SAID[Level.VERBOSE]), "the level said")
-        heard.type(f"new {game}")
-        with speaking(lang):
-            described = _("Press enter to create it, or type change to choose each thing, or cancel.")
-        await heard.until(lambda s: s.endswith(described), "the table described")
-        heard.type(_("change"))  # the fewest players, and every other question's answer kept (enter)
-        with speaking(lang):
-            sat = _("You sit at {name}, seat {n}.").split("{name}")[0]
-            claim = option_label(game, "claim_ms") + ":"
-        n = await heard.until(lambda s: s.endswith("?") or "?" in s, "how many players")
-        heard.type(re.findall(r"\d+", heard.said[n])[0])
-        windowed = False
-        while True:
-            n = await heard.until(lambda s: s.startswith(sat) or "enter" in s, "the next question", n + 1)
-            if heard.said[n].startswith(sat):
-                break
-            windowed = windowed or heard.said[n].startswith(claim)
-            heard.type(SHORT_WINDOW if heard.said[n].startswith(claim) else "")
-        assert windowed == (FAMILY[game] == "rummy"), "a rummy table's claim window is asked for"
+        n = await sit(heard, game, lang)
         end = await player.play_until(lambda s: second(s) or s.startswith(over), turn,
                                       "the first hand's result, or the match's end", full=level == "verbose")
         await heard.until(lambda s: fair in s, "the first hand's deal checked", end)
@@ -130,6 +142,29 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
     for line in heard.raw:
         found = EYE_ONLY.findall(line.replace("\a", "").removesuffix("\n"))
         assert not found, f"drawn for the eye: {found} in {line!r}"
+
+
+async def test_a_whole_chinchon_match_by_ear(patient_server: Running) -> None:
+    """A whole match by ear, at the usual options (out past 100 points): the player plays each turn by number from
+    the sentences alone, hand after hand, until the match is over; every hand's result says the player's own total
+    and every deal is heard checked fair."""
+    turn, _second, over, fair = markers("en")
+    player = Listener(f"127.0.0.1:{patient_server.port}")
+    player.start()
+    heard = player.heard
+    await heard.until(lambda s: "127.0.0.1" in s, "the welcome")
+    n = await sit(heard, "chinchon", "en")
+    end = await player.play_until(lambda s: s.startswith(over), turn, "the match's end", after=n)
+    await heard.until(lambda s: "win the match" in s or "wins the match" in s, "who won the match", n)
+    assert await player.stop() == 0
+    said = heard.said[n:end + 1]
+    hands = sum(s.endswith("is turned up to start the pile.") for s in said)
+    results = [s for s in said if own_total("en").search(s)]
+    others = {v for k, v in SHORT_STANDINGS.items() if k is not Standing.FAIR}
+    assert hands >= 1 and any(s.startswith(fair) for s in said), (hands, said[-20:])  # then silence: each fair too
+    assert not [s for s in heard.said[n:] if s in others or "does not check out" in s], said
+    assert len(results) >= hands, f"{hands} hands, {len(results)} results with the player's own total: {said}"
+    assert any("out of the match" in s for s in said), said[-20:]
 
 
 async def test_the_analysis_by_ear_names_the_hand_it_judged(patient_server: Running) -> None:
