@@ -158,7 +158,7 @@ async def test_a_whole_chinchon_match_by_ear(patient_server: Running) -> None:
     await heard.until(lambda s: "win the match" in s or "wins the match" in s, "who won the match", n)
     assert await player.stop() == 0
     said = heard.said[n:end + 1]
-    hands = sum(s.endswith("is turned up to start the pile.") for s in said)
+    hands = sum(s.startswith("Pile: ") for s in said)  # each hand's card turned up
     results = [s for s in said if own_total("en").search(s)]
     others = {v for k, v in SHORT_STANDINGS.items() if k is not Standing.FAIR}
     assert hands >= 1 and any(s.startswith(fair) for s in said), (hands, said[-20:])  # then silence: each fair too
