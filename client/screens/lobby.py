@@ -679,6 +679,9 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         if not isinstance(seats, int) or not isinstance(bots, int):
             return
         box = self.query_one("#levels", Grid)
+        wanted = [f"level-{seat}" for seat in range(seats - bots, seats)]
+        if wanted and not self.fresh_levels and [child.id for child in box.children] == wanted:
+            return  # the same bot seats, each with its level: built again, the form would jump under a finger
         kept = dict(enumerate(reversed(self.levels()))) if not self.fresh_levels else {}
         if not box.children and self.remembered is not None and self.remembered.game == self.game.name:
             kept = dict(enumerate(reversed(self.remembered.levels)))  # the form's first levels: as last time
