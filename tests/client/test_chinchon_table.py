@@ -7,7 +7,8 @@ option allows), so that hands are short."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -79,19 +80,25 @@ async def play(pilot: Pilot[Any], done: Callable[[], object]) -> list[str]:
     return pressed
 
 
+@contextlib.asynccontextmanager
+async def at_chinchon(server: Running, options: dict[str, int]) -> AsyncIterator[tuple[Pilot[Any], CardApp,
+                                                                                        TableScreen]]:
+    """ana, in the real client, at a new Chinchón table of two seats (a bot in the other) made with ``options``."""
+    values = {k: common_pb2.OptionValue(number=v) for k, v in options.items()}
+    table_id = await create(server, game="chinchon", seats=2, bots=1, turn_seconds=600, options=values)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await in_lobby(pilot)
+        await app.open_table(table_id)
+        yield pilot, app, await at_table(pilot)
+
+
 @pytest.mark.parametrize(("pack", "hands"), [({}, 2), ({"cards": 48, "jokers": 2}, 1)],
                          ids=["spanish40", "spanish50"])
 async def test_a_chinchon_table_is_played_by_keys_and_every_deal_checks_out(patient_server: Running,
                                                                             pack: dict[str, int], hands: int) -> None:
     """Two hands on the pack of 40 (the second's dealer follows from the first's), one on the pack of 50."""
-    server = patient_server
-    options = {k: common_pb2.OptionValue(number=v) for k, v in {**pack, "limit": 10}.items()}
-    table_id = await create(server, game="chinchon", seats=2, bots=1, turn_seconds=600, options=options)
-    app = CardApp(f"127.0.0.1:{server.port}", "ana")
-    async with app.run_test(size=SIZE) as pilot:
-        await in_lobby(pilot)
-        await app.open_table(table_id)
-        screen = await at_table(pilot)
+    async with at_chinchon(patient_server, {**pack, "limit": 10}) as (pilot, app, screen):
         pressed = await play(pilot, lambda: f"✔ Hand {hands}" in log_text(app))
         while "discard" not in pressed and "close" not in pressed:  # the bot closed before this seat's first discard
             hands += 1  # (its seven and one drawn melded at once): the next hand, until this seat has played one
@@ -116,14 +123,7 @@ async def test_a_whole_chinchon_match_is_played_by_keys_to_its_end(patient_serve
     """A whole match by keys, against a bot: to 50 points (a close with up to 10 left out), hand after hand until a
     player passes the target and the other wins the match. Every hand's deal checks out, each count and the
     elimination are said in the log, and the board says the match is over."""
-    server = patient_server
-    options = {k: common_pb2.OptionValue(number=v) for k, v in {"limit": 10, "target": 50}.items()}
-    table_id = await create(server, game="chinchon", seats=2, bots=1, turn_seconds=600, options=options)
-    app = CardApp(f"127.0.0.1:{server.port}", "ana")
-    async with app.run_test(size=SIZE) as pilot:
-        await in_lobby(pilot)
-        await app.open_table(table_id)
-        screen = await at_table(pilot)
+    async with at_chinchon(patient_server, {"limit": 10, "target": 50}) as (pilot, app, screen):
         await play(pilot, lambda: "wins the match." in log_text(app) or "win the match." in log_text(app))
         await until(pilot, lambda: screen.model.view is not None and screen.model.view.match_over, "the match over")
         text = " ".join(log_text(app).split())
