@@ -92,14 +92,17 @@ class Arrangement:
     def log_size(self) -> int:
         return self.log.stat().st_size if self.log.exists() else 0
 
-    def troubles(self, since: int) -> list[str]:
-        """What its processes logged as an error since ``since`` (a ``log_size``): an exception, an error."""
+    def logged(self, since: int) -> list[str]:
+        """What its processes logged since ``since`` (a ``log_size``), line by line."""
         if not self.log.exists():
             return []
         with self.log.open("rb") as f:
             f.seek(since)
-            lines = f.read().decode(errors="replace").splitlines()
-        return [line for line in lines if "Traceback" in line or " ERROR " in line or "Exception" in line]
+            return f.read().decode(errors="replace").splitlines()
+
+    def troubles(self, since: int) -> list[str]:
+        """What its processes logged as an error since ``since`` (a ``log_size``): an exception, an error."""
+        return [line for line in self.logged(since) if "Traceback" in line or " ERROR " in line or "Exception" in line]
 
     def _serve(self, index: int, port: int = 0) -> None:
         env_db = self.db if self.name == "hosts" else str(self.folder / "store.db")

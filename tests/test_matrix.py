@@ -1001,11 +1001,8 @@ def even(by: dict[int, set[str]]) -> bool:
 def moves(arrangement: Arrangement, since: int) -> list[str]:
     """What the room's processes logged since ``since`` (a ``log_size``) of tables taken over, let go and moved:
     for a failure to say where the moving stopped."""
-    with arrangement.log.open("rb") as f:
-        f.seek(since)
-        lines = f.read().decode(errors="replace").splitlines()
     words = ("placement", "takeover", "moves", "moved", "take", "let go", "worker", "WARNING", "ERROR")
-    return [line for line in lines if any(w in line for w in words)][-80:]
+    return [line for line in arrangement.logged(since) if any(w in line for w in words)][-80:]
 
 
 EVEN_WITHIN = 300.0
