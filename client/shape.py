@@ -120,6 +120,10 @@ class Family:
     """The chips in the pot now, for ``score`` (0: none, or a family without one)."""
     seat_held: Callable[[TableModel, table_pb2.View, int], list[str]] = lambda _model, _view, _seat: []
     """What a seat holds in a view, each part in words ("49 chips", "9 cards"), for the table's seat lines."""
+    taken_only: Callable[[TableModel], bool] = lambda _model: False
+    """Whether the terse level's line of the others' draws and discards says only the cards taken from the pile
+    and, at the player's turn, the pile's top (Chinchón: a discard the next seat covers changes no choice); else
+    every discard still in play as well."""
     said: Callable[[TableModel, Message], str | None] = lambda _model, _body: None
     """The terse level's words for one of the family's own events where they are not the log's, its cards as the
     screen writes them (the line mode names them); "" to say nothing of it; None: the log's own words."""

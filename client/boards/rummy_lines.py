@@ -108,7 +108,7 @@ def _said(model: TableModel, body: Message) -> str | None:
     if isinstance(body, rummy_pb2.ChinchonUp) and not _out_for_good(model):
         return _("Pile: {card}.").format(card=card_text(body.card).plain)  # the top the player may take, no more
     if isinstance(body, rummy_pb2.RummyStockRebuilt) and not _out_for_good(model):
-        return _("New stock: {n} cards.")  # the pile, less its top.format(n=body.stock)
+        return _("New stock: {n} cards.").format(n=body.stock)  # the pile, less its top
     others = isinstance(body, (rummy_pb2.RummyDrew, rummy_pb2.RummyDiscarded)) and body.seat != model.seat
     if _out_for_good(model) and (others or isinstance(body, (rummy_pb2.ChinchonUp, rummy_pb2.RummyStockRebuilt))):
         return ""  # past the target for good: the others' play changes no choice of the player's; results are said
@@ -153,4 +153,4 @@ def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
 
 
 RUMMY = Family(rummy_pb2.RummyView, _sides, _unit, lambda body: isinstance(body, table_pb2.HandEnded), _result,
-               pot_won=_pot_won, pot=_pot, seat_held=_seat_held, said=_said)
+               pot_won=_pot_won, pot=_pot, seat_held=_seat_held, taken_only=closes, said=_said)

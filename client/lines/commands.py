@@ -95,7 +95,7 @@ COMMANDS = (
     Command(N_("language"), N_("speak the next language: English, Portuguese, Spanish"), Where.ANYWHERE),
     Command(N_("bell"), N_("the sound at the start of your turn, on or off"), Where.ANYWHERE),
     Command(N_("terse"), N_("at a table, say your turn with its choices, what changes your choice and the "
-                            "results with every side's total; the others' draws and discards one line a round (the "
+                            "results with every side's total; the rest by the review commands, last and table (the "
                             "usual)"), Where.ANYWHERE),
     Command(N_("verbose"), N_("at a table, say every event as it happens"), Where.ANYWHERE),
     Command(N_("quit"), N_("leave the room (and the table you are at)"), Where.ANYWHERE),

@@ -589,7 +589,7 @@ class LineRoom:
             at.announced = True
             at.warned = set()
             at.began_with = model.deadline - time.monotonic() if model.deadline is not None else 0.0
-            for line in at.narrator.turn_begins():
+            for line in at.narrator.turn_begins(at.model):
                 self.lines.write(localised(line))
             if self.bell:
                 self.lines.bell()
@@ -666,6 +666,10 @@ class LineRoom:
         view = at.model.view
         playing = view is not None and view.WhichOneof("game") not in (None, "waiting")
         ended = (playing and view is not None and view.hand_over, playing and view is not None and view.match_over)
+        won = at.narrator.match_won()  # the winner, said with the question (terse), else alone
+        asks = ended[1] and not at.ended[1] and not at.spectating and not at.model.summary.tournament_id
+        if won and not asks:
+            self.say(won + ".")
         if ended == at.ended:
             return
         new = [now and not before for now, before in zip(ended, at.ended, strict=True)]
@@ -675,9 +679,11 @@ class LineRoom:
             at.ended_hand = view.hand
             at.analysis = None  # an earlier hand's: ``analysis`` asks for this one's
             at.tasks.append(asyncio.create_task(self._analysed(at, view.hand)))
-        if new[1] and not at.spectating and not at.model.summary.tournament_id:
+        if asks and at.narrator.level is Level.VERBOSE:
             self.say(_("The match is over. Type again to play again with the same seats, swap to play again "
-                       "with the seats swapped, or leave.") if at.narrator.level is Level.VERBOSE
+                       "with the seats swapped, or leave."), keep=True)
+        elif asks:
+            self.say(_("{won}: again, swap or leave?").format(won=won) if won
                      else _("The match is over: again, swap or leave?"), keep=True)
 
     async def _analysed(self, at: Seat, number: int) -> None:

@@ -17,7 +17,10 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   turn comes or when a seat's turn comes round again; a discard the next seat drew over from the stock is out of
   play and unsaid (caio's queen above): each card taken and the pile's top are what a player acts on; a card the
   player draws from the stock is said with the discard's turn ("4 clubs, number 5; discard.": "draw" was their
-  own word); a card taken from the pile is said with the one given for it ("caio takes it for 5 cups");
+  own word); a card taken from the pile is said with the one given for it ("caio takes it for 5 cups"); at
+  Chinchón (``Family.taken_only``) the line says only the cards taken from the pile, who took which for what, and
+  at the player's turn the pile's top ("caio takes 9 clubs for 5 cups; pile: 7 clubs."): the discards between
+  them change no choice (``last`` and ``table`` have them);
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
@@ -30,15 +33,16 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   others' "Tengo"s are said before the player's turn to answer, and the rest left to it), and not another's
   "Son buenas" before it; a trick as ours or theirs; the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
-  the table's order, by their cards alone ("bia, 7 coins, then knight clubs, 4 swords");
+  the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords");
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
   manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
 - at Cacho a hand's number is not said (the last pot's result was), each card the player is dealt is said with
   the turn it is for, the shows by the pot's result (the winning hand; ``last`` has each), and nothing of the
   others' bets once the player is out of the hand (its result is said); the analysis of their play, on request;
-- the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings), and a
-  fair deal after a fair deal not at all: once "Fair deal." is heard, silence is the check still finding every deal
-  fair, and anything else it finds is said;
+- the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings), and
+  "Fair deal." for a table's first fair deal only: once heard, silence is the check still finding every deal fair,
+  and anything else it finds (a deal that does not check out, one partly checked) is said every time;
+- a match's end in one sentence with the question after it ("They win the match: again, swap or leave?");
 - every sentence is kept, in full, for ``last``.
 
 ``verbose`` says every other event as it comes, each in the log's own words, as the line mode always did. The
@@ -172,11 +176,37 @@ class Folded:
     taken: dict[int, str] = field(default_factory=dict)
     """A seat's card taken from the pile this turn, said with its discard."""
 
-    def line(self) -> str:
+    def line(self, taken_only: bool = False, turn: bool = True) -> str:
+        """The line; ``taken_only`` (a family's choice, ``Family.taken_only``): the cards taken from the pile
+        alone, each with the card given for it where that is still in play, and at the player's turn (``turn``) the
+        pile's top."""
         last = len(self.moves) - 1
-        said = [m.said(n == last or self.moves[n + 1].took == "it") for n, m in enumerate(self.moves)]
+        if taken_only:
+            said = self._taken(turn)
+        else:
+            said = [m.said(n == last or self.moves[n + 1].took == "it") for n, m in enumerate(self.moves)]
         said = [s for s in said if s]
-        return "; ".join(said) + "." if said else ""  # a name and a card: a discard, as ever
+        line = "; ".join(said) + "." if said else ""  # a name and a card: a discard, as ever
+        pile = _("pile: {card}").partition("{")[0]
+        return line[:1].upper() + line[1:] if pile and line.startswith(pile) else line  # the top alone
+
+    def _taken(self, turn: bool) -> list[str]:
+        """Each card taken from the pile (who took which, for what: the card given is said where the next seat took
+        it or it is the pile's top), and at the player's turn the top a draw from the stock left: a discard the next
+        seat covered is unsaid (``last`` has it)."""
+        said: list[str] = []
+        heard = False  # the card on the pile was just said (as given for one taken): "it" is that card
+        last = len(self.moves) - 1
+        for n, m in enumerate(self.moves):
+            keep = (n == last and turn) or (n < last and self.moves[n + 1].took == "it")
+            if not m.took:
+                said.append(_("pile: {card}").format(card=m.card) if n == last and turn else "")
+                heard = False
+                continue
+            took = m.took if m.took == "yours" or heard else "card"
+            said.append(Fold(m.name, took, m.taken, m.card).said(keep))
+            heard = keep
+        return said
 
 
 TO_THE_END = frozenset({truco_pb2.TRUCO_WORD_FALTA_ENVIDO, truco_pb2.TRUCO_WORD_CONTRA_FLOR_AL_RESTO})
@@ -233,8 +263,8 @@ class Rejected:
 @dataclass
 class Played:
     """Another's card played face up at truco, said with the cards played right after it in the same trick: the
-    first by its seat's name, the next ones by the card alone ("bia, 7 coins, then knight clubs, 4 swords"), the
-    seats playing in the table's order."""
+    first by its seat's name, the next ones by the card alone, without a verb ("bia, 7 coins, knight clubs, 4
+    swords"), the seats playing in the table's order."""
 
     name: str
     cards: list[str]
@@ -243,7 +273,7 @@ class Played:
         first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
         if len(self.cards) == 1:
             return first
-        return _("{first}, then {rest}").format(first=first, rest=", ".join(self.cards[1:]))
+        return ", ".join([first, *self.cards[1:]])
 
 
 @dataclass(frozen=True)
@@ -291,8 +321,11 @@ class Narrator:
     before it, so who is out of the hand is not known from it yet."""
     pots: list[str] = field(default_factory=list)
     """The pots won as a hand ends (Pif Paf's, side pots too), said with its result."""
-    standing: Standing | None = None
-    """What the last fair-deal check said found (a fair deal after a fair deal goes unsaid at the terse level)."""
+    fair: bool = False
+    """A fair deal was said at this table: from then on silence is the check finding every deal fair (terse)."""
+    won: str = ""
+    """A match's winner, said with the question that follows it ("They win the match: again, swap or leave?") at
+    the terse level (``match_won``)."""
     ended: bool = False
     """A round's end in the message being said: the trick that ended it is in its result ("They take 2")."""
     called: set[int] = field(default_factory=set)
@@ -305,10 +338,16 @@ class Narrator:
 
     def verdict(self, verdict: Verdict) -> str:
         """A hand's fair-deal check as the level says it (``verdict_said``); "" for a fair deal after a fair deal at
-        the terse level."""
-        again = self.terse and verdict.standing is Standing.FAIR and self.standing is Standing.FAIR
-        self.standing = verdict.standing
+        the terse level: once "Fair deal." is heard at a table, silence means fair; a deal that does not check out,
+        or only in part, is said every time."""
+        again = self.terse and verdict.standing is Standing.FAIR and self.fair
+        self.fair = self.fair or verdict.standing is Standing.FAIR
         return "" if again else verdict_said(verdict, self.level)
+
+    def match_won(self) -> str:
+        """The match's winner held for the question after it (the terse level), unstopped; "" if none is held."""
+        won, self.won = self.won, ""
+        return won
 
     def event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
         """The sentences to say now for ``event`` (``text``: the log's sentence for it, made for the ear here: its
@@ -367,6 +406,12 @@ class Narrator:
             self.signals = []
             self.unheard = False
             self.received = []
+        if isinstance(body, table_pb2.MatchEnded):
+            # said with the question after it, in one sentence ("They win the match: again, swap or leave?")
+            if body.HasField("team") and my_team(model) is not None:
+                said = _("We win the match.") if body.team == my_team(model) else _("They win the match.")
+            self.won = said.removesuffix(".")
+            return []
         short = self._short(model, name, body)
         if short is not None:
             return self.before([short] if short else [])
@@ -472,12 +517,13 @@ class Narrator:
         assert isinstance(body, rummy_pb2.RummyDiscarded)
         taken = self.folded.taken.pop(seat, None)  # (taken before the round below is said, with this discard)
         if seat in self.folded.seats:  # round again without a turn of the player's: the round is said
-            out.append(self.flush())
+            out.append(self.flush(model, turn=False))
         self.folded.seats.add(seat)
         name = model.name(seat)
         card = card_words(body.card, short=True)
         if taken is not None and self.top is not None and self.top[1] == taken:
-            self.folded.moves.append(Fold(name, "yours" if self.top[0] == model.seat else "it", "", card))
+            self.folded.moves.append(Fold(name, "yours" if self.top[0] == model.seat else "it",
+                                          card_words(taken, short=True), card))
         elif taken is not None:
             self.folded.moves.append(Fold(name, "card", card_words(taken, short=True), card))
         else:
@@ -491,9 +537,11 @@ class Narrator:
         elif isinstance(body, (table_pb2.HandStarted, rummy_pb2.RummyKnocked)):
             self.top = None
 
-    def flush(self) -> str:
-        """The folded line, said now (at the player's turn), and a new round begun."""
-        said = self.folded.line()
+    def flush(self, model: TableModel, turn: bool = True) -> str:
+        """The folded line, said now (at the player's turn, or ``turn`` False: a seat's turn come round again
+        without one), and a new round begun."""
+        family = family_of(model)
+        said = self.folded.line(family is not None and family.taken_only(model), turn)
         self.folded = Folded()
         return said
 
@@ -545,8 +593,6 @@ class Narrator:
             cards = self.before(["-"])[:-1]
             self.later.extend([*(_said_as(c) for c in cards), lambda _now: "" if self.ended else said])
             return ""
-        if isinstance(body, table_pb2.MatchEnded) and body.HasField("team") and my_team(model) is not None:
-            return _("We win the match.") if body.team == my_team(model) else _("They win the match.")
         if isinstance(body, truco_pb2.ArgentinoSonBuenas) and body.seat != model.seat \
                 and body.bet != truco_pb2.TRUCO_BET_FLOR:
             return ""  # another's envido let go: the envido's winner, said next, says whose points stood
@@ -632,11 +678,11 @@ class Narrator:
         self.ended = False
         return self.before([s for s in said if s])
 
-    def turn_begins(self) -> list[str]:
+    def turn_begins(self, model: TableModel) -> list[str]:
         """A turn of the player's is about to be said: what was folded so far comes first."""
         self.acted = False
         signals, self.signals = self.signals, []
-        said = self.before([*signals, self.flush()])
+        said = self.before([*signals, self.flush(model)])
         return [s for s in said if s]
 
     def hand_unheard(self, model: TableModel, slots: list[str | None]) -> str:
@@ -682,6 +728,6 @@ def _seat(body: Message) -> int | None:
 
 LEVEL_SAID = {
     Level.TERSE: N_("Terse: your turn with its choices, what the others do that changes your choice, and the "
-                    "results; the others' draws and discards one line a round. Type verbose to hear everything."),
+                    "results. Type verbose to hear everything."),
     Level.VERBOSE: N_("Verbose: every event as it happens. Type terse to hear less."),
 }

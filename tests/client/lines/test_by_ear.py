@@ -51,7 +51,7 @@ def own_total(lang: str) -> re.Pattern[str]:
     return re.compile("|".join(words), re.IGNORECASE)
 
 
-def markers(lang: str, level: str = "terse") -> tuple[str, Callable[[str], bool], str, str]:
+def markers(lang: str, level: str = "terse") -> tuple[str, Callable[[str], bool], Callable[[str], bool], str]:
     """What the scripted player listens for, in ``lang``: the turn, the first hand's result (every hand's result
     says the player's own total) or the second hand's start, the match's end, and a fair deal's check."""
     mine = own_total(lang)
@@ -61,7 +61,12 @@ def markers(lang: str, level: str = "terse") -> tuple[str, Callable[[str], bool]
         def second(said: str) -> bool:
             return said.startswith(starts) or mine.search(said) is not None
 
-        return (_("Your turn: {choices}.").split("{")[0], second, _("The match is over.").split(".")[0],
+        ends = (_("The match is over.").split(".")[0], _("{won}: again, swap or leave?").split("{won}")[1])
+
+        def over(said: str) -> bool:  # verbose: "The match is over. ..."; terse: "They win the match: again, ...?"
+            return said.startswith(ends[0]) or said.endswith(ends[1])
+
+        return (_("Your turn: {choices}.").split("{")[0], second, over,
                 _("Fair deal.") if level == "terse" else
                 _("{where}: fair deal ({found}).").split("{where}")[1].split("(")[0].strip())
 
@@ -113,7 +118,7 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
             heard.type(_("verbose"))
             await heard.until(lambda s: s == _(LEVEL_SAID[Level.VERBOSE]), "the level said")
         n = await sit(heard, game, lang)
-        end = await player.play_until(lambda s: second(s) or s.startswith(over), turn,
+        end = await player.play_until(lambda s: second(s) or over(s), turn,
                                       "the first hand's result, or the match's end", full=level == "verbose")
         await heard.until(lambda s: fair in s, "the first hand's deal checked", end)
         heard.type("hand")
@@ -134,7 +139,7 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         assert all(s.split(":", 1)[-1].split(";")[-1].strip(" .") for s in turns), \
             f"a turn said without its choices: {turns}"
     with speaking(lang):
-        assert any(own_total(lang).search(s) for s in said[:end + 1]) or said[end].startswith(over), \
+        assert any(own_total(lang).search(s) for s in said[:end + 1]) or over(said[end]), \
             f"the hand's result without the player's own total: {said[max(0, end - 10):end + 1]}"
     table = said[n:]  # from the seat taken on: the table's narration, its turns, the review commands asked
     runs = [(s, runs_of_numbers(s)) for s in table if runs_of_numbers(s)]
@@ -154,11 +159,11 @@ async def test_a_whole_chinchon_match_by_ear(patient_server: Running) -> None:
     heard = player.heard
     await heard.until(lambda s: "127.0.0.1" in s, "the welcome")
     n = await sit(heard, "chinchon", "en")
-    end = await player.play_until(lambda s: s.startswith(over), turn, "the match's end", after=n)
+    end = await player.play_until(over, turn, "the match's end", after=n)
     await heard.until(lambda s: "win the match" in s or "wins the match" in s, "who won the match", n)
     assert await player.stop() == 0
     said = heard.said[n:end + 1]
-    hands = sum(s.startswith("Pile: ") for s in said)  # each hand's card turned up
+    hands = sum(s.startswith("New hand: ") for s in said)  # each hand the player is in
     results = [s for s in said if own_total("en").search(s)]
     others = {v for k, v in SHORT_STANDINGS.items() if k is not Standing.FAIR}
     assert hands >= 1 and any(s.startswith(fair) for s in said), (hands, said[-20:])  # then silence: each fair too
@@ -187,7 +192,7 @@ async def test_the_analysis_by_ear_names_the_hand_it_judged(patient_server: Runn
             if heard.said[n].startswith("You sit at"):
                 break
             heard.type(SHORT_WINDOW if heard.said[n].startswith(claim) else "")
-        end = await player.play_until(lambda s: second(s) or s.startswith(over), turn,
+        end = await player.play_until(lambda s: second(s) or over(s), turn,
                                       "the second hand, or the match's end")
         heard.type("analysis")
         judged = await heard.until(lambda s: re.match(r"Hand \d+: the decisions judged", s) is not None,

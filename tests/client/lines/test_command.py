@@ -41,7 +41,8 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([NUMBERED, r"for example (\d+ \d+)\.", END, r"The match is over", r"\a[^\r\n]*\n"],
+            seen = child.expect([NUMBERED, r"for example (\d+ \d+)\.", END, r"The match is over|again, swap or leave\?",
+                                 r"\a[^\r\n]*\n"],
                                 timeout=4 * PATIENCE)
             if seen == 4:
                 # The bell, and the turn it rings for (a hand's later turns are said by their choices alone): its

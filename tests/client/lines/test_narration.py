@@ -54,16 +54,16 @@ def test_the_others_draws_and_discards_are_one_line_said_at_the_players_turn() -
     ]
     assert all(told(terse, m, e) == [] for e in events), "nothing said while the round goes on"
     assert sum(len(told(verbose, m, e)) for e in events) == 6, "verbose: each draw and discard"
-    line = terse.turn_begins()
+    line = terse.turn_begins(m)
     assert line == ["bia, 9 clubs; caio takes it; dan, 7 clubs."], (
         "cards named short; caio's discard, which dan drew over from the stock, out of play and unsaid")
-    assert terse.turn_begins() == [], "said once"
+    assert terse.turn_begins(m) == [], "said once"
     # The player's own discard, taken by the next seat: "yours", not the card named again.
     terse.acted = True
     assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=0, card="5H"))) == []
     told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=1, source=common_pb2.DRAW_SOURCE_PILE, card="5H")))
     told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="2S")))
-    assert terse.turn_begins() == ["bia takes yours for 2 spades."]
+    assert terse.turn_begins(m) == ["bia takes yours for 2 spades."]
 
 
 def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again() -> None:
@@ -86,7 +86,7 @@ def test_a_discard_taken_is_said_and_one_drawn_over_is_not() -> None:
             told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=seat, source=common_pb2.DRAW_SOURCE_PILE, card=took)))
         said += told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card)))
     assert said == ["bia, 2 clubs; caio takes it; dan, 4 clubs."], "the round, as bia comes round again"
-    assert terse.turn_begins() == ["bia takes it for 5 clubs."]
+    assert terse.turn_begins(m) == ["bia takes it for 5 clubs."]
 
 
 def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them_is() -> None:
@@ -95,7 +95,7 @@ def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them
     mine = rummy(discarded=rummy_pb2.RummyDiscarded(seat=0, card="9C"))
     terse.acted = True
     assert told(terse, m, mine) == [], "the player chose it"
-    terse.turn_begins()
+    terse.turn_begins(m)
     assert told(terse, m, mine) == ["You discard 9 clubs."], "the time ran out: the table chose it"
 
 
@@ -125,7 +125,8 @@ def test_the_fair_deal_check_is_one_short_sentence_whatever_it_found() -> None:
     terse = Narrator(Level.TERSE)
     assert terse.verdict(fair) == "Fair deal." and terse.verdict(fair) == "", "a fair deal after a fair deal: unsaid"
     assert terse.verdict(Verdict(5, problems=("x",), cut=True)).startswith("Warning:")
-    assert terse.verdict(fair) == "Fair deal.", "said again once something else was"
+    assert terse.verdict(Verdict(6, cut=True, hand_no=6)) == "", "silence is fair once a fair deal was heard"
+    assert terse.verdict(Verdict(7, problems=("x",), cut=True)).startswith("Warning:"), "what is not fair: each time"
     assert Narrator(Level.VERBOSE).verdict(fair) == Narrator(Level.VERBOSE).verdict(fair) != "", "verbose: each"
     assert verdict_said(fair, Level.VERBOSE).startswith("Hand 3 (table deal 3): fair deal")
     broken = Verdict(4, problems=("the revealed server seed does not match the commitment",), cut=True)
@@ -245,15 +246,17 @@ def test_a_truco_round_is_said_with_the_score_it_leaves_tersely() -> None:
 
 def test_a_match_won_at_a_rounds_end_is_said_after_the_round_and_by_our_side_or_theirs() -> None:
     """The round's end waits for the view (its score); what the same message says after it waits behind it, so the
-    round is heard before the match it won; a seated player hears "We win the match.", a spectator the team."""
+    round is heard before the match it won, and the match's end with the question after it, in one sentence ("We win
+    the match: again, swap or leave?", the line mode's); a seated player hears "We win", a spectator the team."""
     m = model("truco_paulista")
     m.view.truco.scores.extend([13, 3])  # type: ignore[union-attr]
     ended = truco(1, round_ended=truco_pb2.TrucoRoundEnded(round=5, team=0, points=12, totals=[12, 0]))
     won = table_pb2.Event(seq=2, match_ended=table_pb2.MatchEnded(team=0))
     terse = Narrator(Level.TERSE)
     assert told(terse, m, ended) == [] and told(terse, m, won) == []
-    assert terse.after_view(m) == ["We take 12; we 13, they 3.", "We win the match."]
-    assert told(terse, model("truco_paulista", seat=1), won) == ["They win the match."]
+    assert terse.after_view(m) == ["We take 12; we 13, they 3."]
+    assert terse.match_won() == "We win the match" and terse.match_won() == "", "held once, for the question"
+    assert told(terse, model("truco_paulista", seat=1), won) == [] and terse.match_won() == "They win the match"
     assert told(Narrator(Level.VERBOSE), m, won) == ["Team 1 wins the match."], "as before"
 
 
@@ -280,7 +283,7 @@ def test_the_others_tengos_are_heard_before_the_players_turn_and_folded_into_the
     terse = Narrator(Level.TERSE)
     tengo = truco(1, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=1, points=29))
     assert told(terse, m, tengo) == []
-    assert terse.turn_begins() == ["bia: Tengo 29."], "the best so far, before the player answers"
+    assert terse.turn_begins(m) == ["bia: Tengo 29."], "the best so far, before the player answers"
     told(terse, m, truco(2, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=3, points=31)))
     won = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=3, team=1, envido=31, points=2))
     assert told(terse, m, won) == ["Their envido: +2, with 31."], "dan's Tengo, in the result"
@@ -318,13 +321,13 @@ def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> 
     signal = truco(2, signalled=truco_pb2.TrucoSignalled(seat=2, signal=common_pb2.SIGNAL_WINK))
     caught = truco(3, signalled=truco_pb2.TrucoSignalled(seat=1, signal=common_pb2.SIGNAL_WINK))
     assert told(terse, m, signal) == [] and told(terse, m, caught) == []
-    assert terse.turn_begins() == ["Signal: ace clubs."], \
+    assert terse.turn_begins(m) == ["Signal: ace clubs."], \
         "the partner's signal, whose going unsaid where there is one partner; an opponent's caught, in last"
     for lang, said in (("es", "Seña: as bastos."), ("pt_BR", "Sinal: ás paus.")):
         with speaking(lang):
-            assert told(terse, m, signal) == [] and terse.turn_begins() == [said], lang
+            assert told(terse, m, signal) == [] and terse.turn_begins(m) == [said], lang
     m.view.seats.extend([common_pb2.SeatSummary(seat=n, taken=True) for n in range(4, 6)])  # type: ignore[union-attr]
-    assert told(terse, m, signal) == [] and terse.turn_begins() == ["caio signals ace clubs."], "two partners: named"
+    assert told(terse, m, signal) == [] and terse.turn_begins(m) == ["caio signals ace clubs."], "two partners: named"
     assert terse.hand_unheard(m, []) == "ace swords, 7 coins and 3 cups"
     assert terse.hand_unheard(m, []) == "", "said once"
     verbose = Narrator(Level.VERBOSE)
@@ -332,7 +335,7 @@ def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> 
     told(terse, m, signal)
     ended = truco(4, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1]))
     assert told(terse, m, ended) == [] and terse.after_view(m) == ["They take 1."]
-    assert terse.turn_begins() == [], "a signal of a hand over is not news"
+    assert terse.turn_begins(m) == [], "a signal of a hand over is not news"
 
 
 def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_or_theirs() -> None:
@@ -355,8 +358,9 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     told(terse, m, theirs)
     told(terse, m, truco(8, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1])))
     told(terse, m, table_pb2.Event(seq=9, match_ended=table_pb2.MatchEnded(team=1)))
-    assert terse.after_view(m) == ["bia, ace swords.", "They take 1.", "They win the match."], \
+    assert terse.after_view(m) == ["bia, ace swords.", "They take 1."], \
         "the last trick's cards first; the round's end says who took the trick"
+    assert terse.match_won() == "They win the match", "said with the question that follows it"
     terse.acted = True
     ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
                                                     points=3))
@@ -380,7 +384,7 @@ def test_a_maos_rejected_hands_are_one_sentence_naming_the_cards_a_player_counts
     call = truco(4, called=truco_pb2.TrucoCalled(seat=3, team=1, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                  call=truco_pb2.TRUCO_WORD_TRUCO, value=3, refused=1))
     assert told(terse, m, call) == ["caio rejects 3 hands, ace spades and 3 diamonds among them.", "dan: Truco!"]
-    assert told(terse, m, first) == [] and terse.turn_begins() == ["caio rejects a hand."], "low cards: counted"
+    assert told(terse, m, first) == [] and terse.turn_begins(m) == ["caio rejects a hand."], "low cards: counted"
     terse.acted = True
     assert told(terse, m, rejects(5, 0, "6C", "6H", "6D")) == [], "the player's own, just chosen: not said back"
     verbose = Narrator(Level.VERBOSE)
@@ -441,14 +445,15 @@ def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand()
     out, inside = cacho_model(cacho_pb2.CACHO_SEAT_STATUS_PASSED), cacho_model()
     terse = Narrator(Level.TERSE)
     assert told(terse, out, bet(1, 1)) == [] and told(terse, out, bet(2, 2)) == []
-    assert terse.turn_begins() == [], "nothing kept to say later either"
+    assert terse.turn_begins(out) == [], "nothing kept to say later either"
     assert told(Narrator(Level.VERBOSE), out, bet(1, 1)) == ["bia bets 1."], "verbose says them"
     assert told(terse, inside, bet(1, 3)) == [] and told(terse, inside, bet(2, 4)) == []
-    assert terse.turn_begins() == ["bia and caio bet 1."]
+    assert terse.turn_begins(inside) == ["bia and caio bet 1."]
     told(terse, out, table_pb2.Event(seq=5, hand_started=table_pb2.HandStarted(hand=2, dealer=1)))
     told(terse, out, bet(2, 6))
     assert terse.after_view(inside) == [], "the new hand said with the player's turn, not as it is dealt"
-    assert terse.turn_begins() == ["caio bets 1."], "a bet dealt with the hand, in its message, said before the turn"
+    assert terse.turn_begins(inside) == ["caio bets 1."], \
+        "a bet dealt with the hand, in its message, said before the turn"
     shown = table_pb2.Event(seq=7, cacho=cacho_pb2.CachoEvent(showed=cacho_pb2.CachoShowed(
         seat=1, cards=["3C", "5S", "3S"], strength=cacho_pb2.CachoStrength(
             category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28))))
@@ -503,7 +508,7 @@ def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_a
     assert told(at.narrator, at.model, started) == [] and told(at.narrator, at.model, dealt) == []
     assert at.narrator.after_view(at.model) == [], "no number, no card: they come with the turn"
     assert told(at.narrator, at.model, bet) == []
-    assert at.narrator.turn_begins() == ["bia bets 1."]
+    assert at.narrator.turn_begins(at.model) == ["bia bets 1."]
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "With 4 spades: Pass, Bet 1."
     verbose = Narrator(Level.VERBOSE)
@@ -574,7 +579,7 @@ def test_a_seat_whose_name_ends_in_a_number_is_said_with_a_word_before_its_total
     told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="9C")))
     told(narrator, m, rummy(drew=rummy_pb2.RummyDrew(seat=2, source=common_pb2.DRAW_SOURCE_PILE, card="9C")))
     told(narrator, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=2, card="9D")))
-    assert narrator.turn_begins() == ["bot 2 discards 9 clubs; caio takes it for 9 diamonds."]
+    assert narrator.turn_begins(m) == ["bot 2 discards 9 clubs; caio takes it for 9 diamonds."]
 
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
@@ -589,23 +594,23 @@ def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names()
     events = [acted(1, common_pb2.ACTION_TYPE_PASS), acted(2, common_pb2.ACTION_TYPE_PASS),
               acted(3, common_pb2.ACTION_TYPE_BET, 1)]
     assert all(told(terse, m, e) == [] for e in events)
-    assert terse.turn_begins() == ["bia and caio pass; dan bets 1."]
+    assert terse.turn_begins(m) == ["bia and caio pass; dan bets 1."]
     for e in (acted(1, common_pb2.ACTION_TYPE_BET, 2), acted(2, common_pb2.ACTION_TYPE_BET, 2),
               acted(3, common_pb2.ACTION_TYPE_BET, 2)):
         told(terse, m, e)
     terse.acted = True
     assert told(terse, m, acted(0, common_pb2.ACTION_TYPE_BET, 3)) == []
-    assert terse.turn_begins() == ["bia, caio and dan bet 2."], "the player's own bet is not said back"
+    assert terse.turn_begins(m) == ["bia, caio and dan bet 2."], "the player's own bet is not said back"
     told(terse, m, acted(1, common_pb2.ACTION_TYPE_RAISE, 4))
     told(terse, m, acted(2, common_pb2.ACTION_TYPE_CALL, 4))
-    assert terse.turn_begins() == ["bia raises to 4; caio calls 4."]
+    assert terse.turn_begins(m) == ["bia raises to 4; caio calls 4."]
     verbose = Narrator(Level.VERBOSE)
     assert [told(verbose, m, e) for e in events[:2]] == [["bia passes."], ["caio passes."]]
     for lang in ("pt_BR", "es"):
         with speaking(lang):
             for e in events[:2]:
                 told(terse, m, e)
-            said = terse.turn_begins()
+            said = terse.turn_begins(m)
             assert said == [{"pt_BR": "bia e caio passam.", "es": "bia y caio pasan."}[lang]], said
 
 
@@ -704,21 +709,22 @@ def test_every_hands_totals_add_up_to_the_chips_on_the_table() -> None:
 
 def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() -> None:
     """The seats play a trick in the table's order: the cards played one after another are said with the first's
-    name and the rest by their cards ("bia, ace swords, then 4 cups, jack coins"), a word between any two numbers;
+    name and the rest by their cards, without a verb ("bia, ace swords, 4 cups, jack coins"), a word between any two
+    numbers;
     another's "Son buenas" goes unsaid (the envido's winner, said next, says whose points stood), one's own is
     not the others'."""
     m = model("truco_argentino")
     terse = Narrator(Level.TERSE)
     plays = [truco(n, played=truco_pb2.TrucoPlayed(seat=n, card=c)) for n, c in ((1, "1e"), (2, "4c"), (3, "10o"))]
     assert all(told(terse, m, e) == [] for e in plays)
-    assert terse.turn_begins() == ["bia, ace swords, then 4 cups, jack coins."]
+    assert terse.turn_begins(m) == ["bia, ace swords, 4 cups, jack coins."]
     m.summary.seats[1].name = "bot 2"
     m.view.seats[1].name = "bot 2"  # type: ignore[union-attr]
     m = TableModel(m.summary, 0).with_view(m.view, 1)  # type: ignore[arg-type]
     for e in (truco(1, played=truco_pb2.TrucoPlayed(seat=1, card="7o")), plays[1]):
         told(terse, m, e)
-    said = terse.turn_begins()
-    assert said == ["bot 2 plays 7 coins, then 4 cups."] and not runs_of_numbers(said[0]), said
+    said = terse.turn_begins(m)
+    assert said == ["bot 2 plays 7 coins, 4 cups."] and not runs_of_numbers(said[0]), said
     buenas = truco(4, argentino_son_buenas=truco_pb2.ArgentinoSonBuenas(seat=3,
                                                                         bet=truco_pb2.TRUCO_BET_ENVIDO))
     assert told(terse, m, buenas) == [], "the envido's winner follows"
@@ -727,7 +733,7 @@ def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() 
         with speaking(lang):
             for e in plays:
                 told(terse, m, e)
-            said = terse.turn_begins()
+            said = terse.turn_begins(m)
             assert len(said) == 1 and said[0].count("bot 2") == 1 and "bia" not in said[0], said
 
 
@@ -742,6 +748,38 @@ def chinchon_model(seat: int = 0) -> TableModel:
     view.rummy.seats.extend([rummy_pb2.RummySeat(seat=n, score=p, status=rummy_pb2.RUMMY_SEAT_STATUS_IN)
                              for n, p in enumerate([30, 0, 44, 5])])
     return m
+
+
+def test_chinchons_round_line_says_the_cards_taken_and_the_piles_top_alone() -> None:
+    """At Chinchón a discard the next seat covers changes no choice of the player's: the line says each card taken
+    from the pile (who took which, for what, the card given said where it is still in play) and, at the player's
+    turn, the pile's top; Pif Paf's line keeps each discard still in play."""
+    rounds = [(1, "", "2C"), (2, "", "3C"), (3, "3C", "4C")]
+    said = {}
+    for m in (chinchon_model(), model()):
+        terse = Narrator(Level.TERSE)
+        for seat, took, card in rounds:
+            if took:
+                told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=seat, source=common_pb2.DRAW_SOURCE_PILE,
+                                                              card=took)))
+            told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card)))
+        said[m.game] = terse.turn_begins(m)
+    assert said == {"chinchon": ["dan takes 3 clubs for 4 clubs."],
+                    "pifpaf": ["caio, 3 clubs; dan takes it for 4 clubs."]}, said
+    m = chinchon_model()
+    terse = Narrator(Level.TERSE)
+    for seat, took, card in ((1, "", "2C"), (2, "2C", "3C"), (3, "", "4C")):
+        if took:
+            told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=seat, source=common_pb2.DRAW_SOURCE_PILE, card=took)))
+        told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card)))
+    assert terse.turn_begins(m) == ["caio takes 2 clubs; pile: 4 clubs."], "caio's 3 covered by dan: unsaid"
+    for seat, took, card in ((1, "", "5C"), (2, "5C", "6C"), (3, "6C", "7C"), (1, "", "8C")):
+        if took:
+            told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=seat, source=common_pb2.DRAW_SOURCE_PILE, card=took)))
+        said_now = told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card)))
+    assert said_now == ["caio takes 5 clubs for 6 clubs; dan takes it."], \
+        "a round said as bia comes round again: dan's discard, which she drew over, unsaid"
+    assert terse.turn_begins(m) == ["Pile: 8 clubs."]
 
 
 def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:

@@ -36,7 +36,7 @@ async def test_a_hand_of_a_game_from_one_folder_by_ear(game_server: Running, tes
     while not heard.said[n := await heard.until(lambda s: s.startswith("You sit at") or "enter" in s,
                                                 "the next question", n + 1)].startswith("You sit at"):
         heard.type("")
-    end = await player.play_until(lambda s: second(s) or s.startswith(over), turn,
+    end = await player.play_until(lambda s: second(s) or over(s), turn,
                                   "the second hand, or the match's end")
     assert await player.stop() == 0
     said = heard.said[:end + 1]  # the first hand's end, with its pot's winner, or the second's start
@@ -66,7 +66,8 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([NUMBERED, r"for example (\d+ \d+)\.", END, r"The match is over", r"\a[^\r\n]*\n"],
+            seen = child.expect([NUMBERED, r"for example (\d+ \d+)\.", END, r"The match is over|again, swap or leave\?",
+                                 r"\a[^\r\n]*\n"],
                                 timeout=4 * PATIENCE)
             if seen == 4:
                 # The bell, and the turn it rings for (a hand's later turns are said by their choices alone): its
