@@ -913,6 +913,7 @@ def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_a
     assert told(terse, m, close) == ["dan closes with 7 coins face down."]
     assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["Pile: 4 cups."], \
         "in the match, said"
+    assert told(Narrator(Level.TERSE), chinchon_model(), quiet[3]) == ["New stock: 9 cards."], "with its count"
     first = TableModel(common_pb2.TableSummary(id="t", game="chinchon"), 0)  # a table's first hand: no view yet
     assert told(Narrator(Level.TERSE), first, quiet[2]) == ["Pile: 4 cups."], "the game's family, before a view"
     seated = first.with_view(table_pb2.View(hand=1), 1)  # the seats' view, no game in it yet
