@@ -42,7 +42,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
 - the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings), and
   "Fair deal." for a table's first fair deal only: once heard, silence is the check still finding every deal fair,
   and anything else it finds (a deal that does not check out, one partly checked) is said every time;
-- a match's end in one sentence with the question after it ("They win the match: again, swap or leave?");
+- a match's end in one sentence with the question after it ("They win the match: again, swap or leave?"), and
+  the next one's start only where the seats were swapped (``match`` says its number);
 - every sentence is kept, in full, for ``last``.
 
 ``verbose`` says every other event as it comes, each in the log's own words, as the line mode always did. The
@@ -621,8 +622,8 @@ class Narrator:
             self.signals.append(template.format(name=model.name(body.seat), promise=promise))
             return ""
         if isinstance(body, table_pb2.MatchStarted):  # how the seats were chosen: the verbose level's
-            return (_("Game {n} begins, the seats swapped.") if body.seats_from
-                    else _("Game {n} begins.")).format(n=body.match)
+            # the same seats again: the hand's first words say a game began (its number is ``match``'s)
+            return _("Game {n} begins, the seats swapped.").format(n=body.match) if body.seats_from else ""
 
         if isinstance(body, cacho_pb2.CachoShowed):
             return ""  # the pot's result names the winning hand (``last``: every hand shown)
