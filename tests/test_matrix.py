@@ -873,7 +873,7 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
 
         # ana closes her table: its hands are listed and replayed face up through her lobby, and her own decisions
         # of the first hand analysed where the room analyses (one seat's: a whole Chinchón hand of every seat is
-        # some 10 to 30 s of one core)
+        # some seconds of one core)
         await ana.conn.close_table(table_id)
         listed = await ana.conn.list_hands(table_id)
         assert listed.table.id == table_id and {1, 2} <= {h.hand for h in listed.hands}, listed
