@@ -267,15 +267,35 @@ async def play_hands(people: list[Person], hands: int) -> None:
             await found.until(lambda p, seen=seen: p.last_seq > seen, "the move, or another, seen")
 
 
-async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_moment(arrangement: Arrangement) -> None:
+SLOW_TABLES: dict[str, tuple[int, int, int, dict[str, int]]] = {
+    "truco_argentino": (2, 0, HANDS, {}), "chinchon": (3, 1, 1, {"limit": 10})}
+"""The slow client's tables: seats, bots, hands each cast plays, options (a Chinchón hand is long: one, closed by its
+bot as soon as 10 points left out allow, the late client drawing and throwing)."""
+
+
+@pytest.mark.parametrize("game", list(SLOW_TABLES))
+async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_moment(arrangement: Arrangement,
+                                                                                     game: str) -> None:
     """ana sits before the first deal, bia fills the last seat from a client that reads everything 1.3 s late, and
     wes watches as late. The deal waits for bia's late link (as long as a turn), so every hand is ✔ for both, from
     the first. Then bia leaves between hands and cris, as slow, takes her seat: nobody's client raises an alarm, and
     every hand cris was seated for from its commitment checks out for him, grey while who deals rests on the
-    table's word (he sat down during the match), ✔ from a match he saw begin."""
-    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=60)
+    table's word (he sat down during the match), ✔ from a match he saw begin. At truco (six hands a cast) and at
+    Chinchón (one, beside a bot)."""
+    seats, bots, hands, options = SLOW_TABLES[game]
+    table_id = await make_table(arrangement, game=game, seats=seats, bots=bots, turn_seconds=60,
+                                options={k: common_pb2.OptionValue(number=v) for k, v in options.items()})
     ana, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "wes", lag=LAG)
     bia, cris = Person.at(arrangement, "bia", lag=LAG), Person.at(arrangement, "cris", lag=LAG)
+
+    async def play(people: list[Person]) -> None:
+        if game == "chinchon":
+            deal = max((v.hand for v in people[0].verdicts), default=0) + 1
+            await people[0].until(lambda p: deal in deals_seen(p), f"the commitment of table deal {deal}")
+            await play_rummy_hand(people, deal)
+        else:
+            await play_hands(people, hands)
+
     try:
         await ana.sit(table_id)
         ana.follow()
@@ -284,14 +304,14 @@ async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_mom
         await ana.until(lambda p: p.snapshots, "the table opens")
         await bia.sit(table_id)
         bia.follow()
-        await play_hands([ana, bia], HANDS)
+        await play([ana, bia])
         for p in (ana, bia):
-            assert [v.ok for v in p.verdicts] == [True] * HANDS, [v.said().text.plain for v in p.verdicts]
+            assert [v.ok for v in p.verdicts] == [True] * hands, [v.said().text.plain for v in p.verdicts]
         await bia.leave()
         await cris.sit(table_id)
         assert cris.seat == bia.seat
         cris.follow()
-        await play_hands([ana, cris], HANDS)
+        await play([ana, cris])
         for p in (ana, bia, cris, wes):
             alarms = [v.said().text.plain for v in p.verdicts if v.standing in ALARMS]
             assert not alarms, (p.name, alarms)
