@@ -255,10 +255,6 @@ class Room:
     def _sealed_ok(self, game: str, bots: int) -> None:
         """A sealed table is dealt where its server relays the seats' deal: refused, naming what is missing,
         everywhere else (docs/fairness.md, "Sealed tables")."""
-        if self.store.owners.shared:
-            raise InvalidArgument("This server cannot deal a sealed table: sealed deals are relayed by a server "
-                                  "of one process with its own store (cardtui serve --workers 1, SQLite), not yet "
-                                  "by table workers or hosts sharing PostgreSQL.")
         if not GAMES[game].sealed_dealt:
             raise InvalidArgument("A sealed table of {game} is not dealt yet: the steps of its hand that move "
                                   "hidden cards are not relayed sealed. Sealed tables are dealt at: {games}.",

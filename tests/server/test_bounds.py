@@ -148,9 +148,9 @@ def option_cases(spec: lobby_pb2.OptionSpec) -> tuple[list[common_pb2.OptionValu
 async def test_a_sealed_table_is_refused_where_it_is_not_dealt_yet_and_nothing_is_made(
     lobby: lobby_pb2_grpc.LobbyStub,
 ) -> None:
-    """Both trucos offer the option (the engine plays a sealed hand); this server of one process relays a sealed
-    deal of truco argentino between people, and says what is missing for the rest rather than open a table nobody
-    could be dealt at (workers and PostgreSQL hosts: tests/test_matrix.py)."""
+    """Both trucos offer the option (the engine plays a sealed hand); the server relays a sealed deal of truco
+    argentino between people (in every arrangement: tests/test_matrix.py), and says what is missing for the rest
+    rather than open a table nobody could be dealt at."""
     sealed = {"sealed": common_pb2.OptionValue(flag=True)}
     before = await lobby.ListTables(lobby_pb2.ListTablesRequest())
     said = await refusal(lobby, game="truco_paulista", seats=4, options=sealed)
