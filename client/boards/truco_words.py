@@ -18,7 +18,7 @@ from cardtui.client.cards import card_text, cards_text
 from cardtui.client.models import TableModel
 from cardtui.client.words import Said, family_words, fmt, line, who
 from cardtui.i18n import N_, _, ngettext
-from cardtui.v1 import common_pb2, truco_pb2
+from cardtui.v1 import common_pb2, sealed_pb2, truco_pb2
 
 PAULISTA = "truco_paulista"
 ARGENTINO = "truco_argentino"
@@ -362,5 +362,28 @@ def points_text(model: TableModel, points: list[int]) -> Text:
     return out
 
 
+def sealed_words(name: str, body: Message, model: TableModel) -> Said | None:
+    """A sealed truco hand's events (``Event.sealed``): the deal's first says whose seats are the host's (a bot's,
+    whose cards the host knows) and that every other hand stays closed; a seat named for a cheat is said. The
+    steps of the deal and the keys of a card played say nothing of their own: the truco events say the play."""
+    if isinstance(body, sealed_pb2.SealedHandNamed):
+        hosts = list(body.hosts)
+        if not hosts:
+            return Said(Text(_("Sealed deal: every hand stays closed to everyone, the host included, until it is "
+                               "played or shown.")), "dim")
+        seats = Text(", ").join(who(model, seat) for seat in hosts)
+        template = ngettext(
+            "Sealed deal: the bot {seats} plays the host's seat, so the host knows its cards; every other hand "
+            "stays closed to everyone, the host included, until it is played or shown.",
+            "Sealed deal: the bots {seats} play the host's seats, so the host knows their cards; every other hand "
+            "stays closed to everyone, the host included, until it is played or shown.", len(hosts))
+        return Said(fmt(template, seats=seats), "dim")
+    if isinstance(body, sealed_pb2.SealedCheat):
+        return Said(fmt(_("{name} is named for a cheat ({detail}): the hand is void."), name=who(model, body.seat),
+                        detail=body.detail), "bold red")
+    return None
+
+
 family_words("truco", truco_words)
+family_words("sealed", sealed_words)
 

@@ -252,7 +252,7 @@ class Room:
         self.seats(table)
         return table
 
-    def _sealed_ok(self, game: str, bots: int) -> None:
+    def _sealed_ok(self, game: str) -> None:
         """A sealed table is dealt where its server relays the seats' deal: refused, naming what is missing,
         everywhere else (docs/fairness.md, "Sealed tables")."""
         if not GAMES[game].sealed_dealt:
@@ -260,9 +260,6 @@ class Room:
                                   "hidden cards are not relayed sealed. Sealed tables are dealt at: {games}.",
                                   game=GAMES[game].title,
                                   games=", ".join(rules.title for rules in GAMES.values() if rules.sealed_dealt))
-        if bots:
-            raise InvalidArgument("A sealed table seats people only for now: a bot's seat is the host's, and this "
-                                  "server does not yet make a bot's part of the sealed deal. Ask for 0 bots.")
 
     def config(self, request: TableRequest) -> TableConfig:
         """A table's settings, each field checked against ``CreateTableRequest``'s bounds (lobby.proto)."""
@@ -308,7 +305,7 @@ class Room:
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
         if checked.get("sealed"):
-            self._sealed_ok(game, bots)
+            self._sealed_ok(game)
         levels = seat_levels(rules, seats, bots, request.bot_levels)
         return TableConfig(
             game=game,

@@ -14,12 +14,14 @@ from cardtui.client.app import CardApp
 from cardtui.client.connection import Connection
 from cardtui.client.models import action_name
 from cardtui.sealed import shuffle
+from cardtui.sealed.ledger import Ledger
 from cardtui.server.app import Running
 from cardtui.v1 import lobby_pb2
-from tests.client.test_truco import SMALL, board_text, open_table, press_card
+from tests.client.test_truco import SMALL, board_text, legal, log_text, offered, open_table, press_card
 from tests.client.waiting import until
 from tests.conftest import create
-from tests.server.test_sealed_table import SEALED, choose, follow, sit
+from tests.sealed_play import choose, follow
+from tests.server.test_sealed_table import SEALED, sit
 
 
 @pytest.fixture(autouse=True)
@@ -79,6 +81,48 @@ async def test_a_sealed_hand_played_by_keys_shows_the_cards_its_own_client_opene
             if reader is not None:
                 reader.cancel()
             await bia.conn.close()
+
+
+async def test_at_a_sealed_table_with_a_bot_the_log_says_whose_cards_the_host_knows(server: Running) -> None:
+    """One person and a bot: the server makes the bot's part of the deal; the log says the bot's seat is the
+    host's (so the host knows its cards, and no other hand), and ana plays her card by its key, opened with her
+    keys, against the bot's."""
+    table_id = await create(server, game="truco_argentino", seats=2, bots=1, turn_seconds=600, options=SEALED)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana", own_config=True)
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_table(pilot, app, table_id)
+        await until(pilot, lambda: len(screen.model.view.truco.cards) == 3 if screen.model.view else False,
+                    "ana's three cards on screen, opened by her client")
+        await until(pilot, lambda: "Sealed deal: the bot bot 2 plays the host's seat, so the host knows its cards; "
+                                   "every other hand stays closed to everyone, the host included, until it is played "
+                                   "or shown." in " ".join(log_text(app).split()), lambda: log_text(app))
+        sealing = server.room.tables[table_id].sealed
+        assert sealing is not None and sealing.hand is not None and sealing.hand.hosts == (1 - screen.seat,)
+        ledgers: list[tuple[Ledger, set[str]]] = []
+        assert app.conn is not None
+        own = app.conn.sealed_seats[screen.token]
+
+        def played() -> bool:
+            """ana played a card in the hand in play (one she refused a call in may end first: then the next)."""
+            held = sealing.hand
+            if not ledgers and held is not None and held.ledger is not None and \
+                    screen.seat in held.ledger.played.values() and own.number == held.number:
+                ledgers.append((held.ledger, set(own.dealt())))
+            return bool(ledgers)
+
+        while not played():
+            await until(pilot, lambda: played() or bool(legal(app)), "ana's move")
+            if played():
+                break
+            seq = screen.model.seq
+            if not await press_card(pilot, app):  # the bot called: refused (nobody announces a count here)
+                keys = offered(app)
+                await pilot.press(next((keys[k] for k in ("no_quiero", "son_buenas") if k in keys),
+                                       next(k for a, k in keys.items() if a != "mazo")))
+            await until(pilot, lambda s=seq: played() or screen.model.seq != s, "ana's move taken")
+        ledger, dealt = ledgers[0]
+        mine = {card for place, card in ledger.opened.items() if ledger.played.get(place) == screen.seat}
+        assert mine and mine <= dealt  # the card her client opened, played with her keys and checked by the host
 
 
 async def test_a_browser_guest_is_refused_a_seat_at_a_sealed_table(server: Running) -> None:

@@ -6,6 +6,7 @@ same choices. Before any card is played, nothing the host holds (its store, the 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import sqlite3
 from collections.abc import AsyncIterator
@@ -21,10 +22,13 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import SeatInfo
 from cardtui.engine.truco.argentino.game import GAME as ARGENTINO
 from cardtui.sealed import shuffle
-from cardtui.sealed.group import scalar_bytes
+from cardtui.sealed.deck import SeatSecrets
+from cardtui.sealed.envelopes import open_envelope
+from cardtui.sealed.group import mul, product, scalar_bytes
 from cardtui.sealed.record import replay
+from cardtui.sealed.seat import SeatHand
 from cardtui.server.app import Running, start
-from cardtui.v1 import common_pb2
+from cardtui.v1 import common_pb2, table_pb2
 from tests.conftest import create
 from tests.sealed_play import Choice, Player, follow, play_hand, sit_at
 from tests.waiting import eventually
@@ -261,4 +265,96 @@ async def test_the_next_hand_is_sealed_again_with_the_boxes_already_shown(tmp_pa
             r.cancel()
         for p in players:
             await p.conn.close()
+        await running.stop(grace=0.1)
+
+
+def host_opens(running: Running, table_id: str, db: Path, person: Player) -> dict[int, str]:
+    """The host's attack on the unplayed cards with everything it holds: its store (every row), the table's
+    ledger, the secrets of its own seats (the bots'), every key sealed for them. Returns what it opened, by place
+    (the mark: none of ``person``'s, and, as a check of the attack itself, every card of the host's own seats),
+    having checked that none of the person's secrets is in its bytes."""
+    table = running.room.tables[table_id]
+    sealing = table.sealed
+    assert sealing is not None and sealing.hand is not None and sealing.hand.ledger is not None
+    ledger, hand = sealing.hand.ledger, sealing.hand.hand
+    mine = person.sealed.mine
+    assert mine is not None
+    unplayed = [p for p in ledger.holdings[person.seat] if p not in ledger.played]
+    held = (store_text(db) + repr(ledger.envelopes) + repr(ledger.locks) + repr(ledger.relocks)
+            + repr(sealing.hosts.seats)).lower()
+    for secret in (mine.secrets.secret, mine.box.secret, *(scalar_bytes(mine.secrets.card_key(p)) for p in unplayed)):
+        assert secret.hex() not in held
+    keys: dict[tuple[int, int], int] = {}
+    for seat, host_seat in sealing.hosts.seats.items():
+        bot = SeatHand(SeatSecrets(host_seat.secret, seat, hand), host_seat.box, ledger)
+        keys.update({(seat, p): bot.secrets.card_key(p) for p in range(len(hand.cards))})
+        for (sender, recipient, _), envelope in ledger.envelopes.items():  # every envelope a host's box opens
+            other = ledger.boxes[sender if recipient == seat else recipient]
+            if seat in (sender, recipient):
+                keys.update(open_envelope(host_seat.box, other, envelope, hand.digest))
+    assert not any((person.seat, p) in keys for p in unplayed)
+    opened = {}
+    for seat in range(ledger.layout.seats):
+        for place in ledger.holdings[seat]:
+            if place in ledger.played:
+                continue
+            point = mul(ledger.sealed.cards[place], product(keys[s, place] for s in hand.order if (s, place) in keys))
+            card = hand.card(point)
+            if card is not None:
+                opened[place] = card
+    return opened
+
+
+HANDS = 3
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+async def test_a_person_and_bots_play_whole_sealed_hands_and_the_host_opens_none_of_the_person_s_cards(
+    tmp_path: Path, seats: int,
+) -> None:
+    """A sealed table of one person and bots: the server makes the bots' part of every deal (their seats are the
+    host's, and each hand's first event says whose), the bots play their cards as at any table, and whole hands are
+    played. At each deal, the host's attack on the person's unplayed cards with everything it holds opens none."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=1.0)
+    table_id = await create(running, game="truco_argentino", seats=seats, bots=seats - 1, turn_seconds=600,
+                            options=SEALED)
+    ana = await sit(running, table_id, "ana", tmp_path)
+    reader = asyncio.create_task(follow(ana))
+    attacked: set[int] = set()
+    bots = sorted(set(range(seats)) - {ana.seat})
+
+    def attack_then_done() -> bool:
+        """At each hand the host and ana's client both hold ready: the host's attack (before its end)."""
+        sealing = running.room.tables[table_id].sealed
+        assert sealing is not None
+        held = sealing.hand
+        if (held is not None and held.ready and held.ledger is not None and held.number not in attacked
+                and ana.sealed.ready and ana.sealed.number == held.number):
+            attacked.add(held.number)
+            assert sorted(held.hosts) == bots
+            opened = host_opens(running, table_id, tmp_path / "store.db", ana)
+            holdings, played = held.ledger.holdings, held.ledger.played
+            assert not set(opened) & set(holdings[ana.seat])  # none of ana's: the mark
+            assert set(opened) == {p for s in bots for p in holdings[s] if p not in played}  # every bot's unplayed
+        return ana.events.count("hand_ended") >= HANDS or ana.events.count("match_ended") > len(again)
+
+    again: list[int] = []
+
+    try:
+        while ana.events.count("hand_ended") < HANDS:
+            await play_hand([ana], attack_then_done)
+            if ana.events.count("match_ended") > len(again):  # (a falta envido wanted ends a match at once)
+                again.append(ana.events.count("hand_ended"))
+                await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SAME)
+        assert len(attacked) >= HANDS - 1, attacked
+        assert not ana.sealed.named and not ana.sealed.refused, (ana.sealed.named, ana.sealed.refused)
+        records = [json.loads(r) for (r,) in sqlite3.connect(tmp_path / "store.db").execute(
+            "SELECT record FROM hands WHERE table_id = ?", (table_id,))]
+        assert len(records) >= HANDS and all(replay(r["sealed"]).cheat is None for r in records)
+        plays = {s["seat"] for r in records for s in r["sealed"]["steps"] if s["step"] == "play"}
+        assert plays == set(range(seats))  # every bot played its cards, opened with their keys
+    finally:
+        reader.cancel()
+        await ana.conn.close()
         await running.stop(grace=0.1)
