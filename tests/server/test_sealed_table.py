@@ -358,3 +358,42 @@ async def test_a_person_and_bots_play_whole_sealed_hands_and_the_host_opens_none
         reader.cancel()
         await ana.conn.close()
         await running.stop(grace=0.1)
+
+
+async def test_a_bot_s_sealed_hand_resumes_after_the_server_restarts_with_the_host_s_secrets_from_its_journal(
+    tmp_path: Path,
+) -> None:
+    """A person and a bot, the server stopped mid-hand and started again on the same store: the bot's secrets come
+    back from the table's journal (they are the host's), the engine knows the bot's same cards again, and the hand
+    plays to its end with no cheat named."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = tmp_path / "store.db"
+    running = await start("127.0.0.1", port, db, bot_delay=0.01, next_hand_delay=60.0, cut_window=1.0)
+    ana: Player | None = None
+    reader: asyncio.Task[None] | None = None
+    try:
+        table_id = await create(running, game="truco_argentino", seats=2, bots=1, turn_seconds=600, options=SEALED)
+        ana = await sit(running, table_id, "ana", tmp_path)
+        reader = asyncio.create_task(follow(ana))
+        await eventually(lambda: len(ana.sealed.own_cards()) == 3 or None, "ana's cards")  # type: ignore[union-attr]
+        bot = 1 - ana.seat
+        before = running.room.tables[table_id].match.state.dealt[bot]  # type: ignore[union-attr]
+        assert len(before) == 3
+        await running.stop(grace=0.1)
+        running = await start("127.0.0.1", port, db, bot_delay=0.01, next_hand_delay=60.0, cut_window=1.0)
+        table = running.room.tables[table_id]
+        assert table.sealed is not None and table.sealed.hand is not None and table.sealed.hand.ready
+        state = table.match.state  # type: ignore[union-attr]
+        assert state.dealt[bot] == before and not state.known[ana.seat]  # the bot's cards known again, ana's not
+        await play_hand([ana], lambda: ana.ended)  # type: ignore[union-attr]
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None and replay(history["sealed"]).cheat is None
+        assert not ana.sealed.named and not ana.sealed.refused
+    finally:
+        if reader is not None:
+            reader.cancel()
+        if ana is not None:
+            await ana.conn.close()
+        await running.stop(grace=0.1)
