@@ -10,13 +10,17 @@ from pathlib import Path
 import grpc
 import pytest
 
+import cardtui.client.boards.truco_words  # noqa: F401  (the sealed events' words)
 from cardtui.client.app import CardApp
 from cardtui.client.connection import Connection
-from cardtui.client.models import action_name
+from cardtui.client.models import TableModel, action_name
+from cardtui.client.words import event_words
 from cardtui.sealed import shuffle
+from cardtui.sealed.envelopes import BoxKey, seal_code
+from cardtui.sealed.group import encode
 from cardtui.sealed.ledger import Ledger
 from cardtui.server.app import Running
-from cardtui.v1 import lobby_pb2
+from cardtui.v1 import common_pb2, lobby_pb2, sealed_pb2, table_pb2
 from tests.client.test_truco import SMALL, board_text, legal, log_text, offered, open_table, press_card
 from tests.client.waiting import until
 from tests.conftest import create
@@ -47,6 +51,9 @@ async def test_a_sealed_hand_played_by_keys_shows_the_cards_its_own_client_opene
             shown = list(screen.model.view.truco.cards)  # type: ignore[union-attr]
             await until(pilot, lambda: "Your cards" in board_text(app), "the hand on the board")
             assert sorted(shown) == sorted(seat.dealt())
+            code = seal_code(bia.sealed.boxes)  # the code bia's own client makes of the box points it was given
+            await until(pilot, lambda: f"Seal code: {code}." in log_text(app), lambda: log_text(app))
+            assert seal_code(seat.boxes) == code
             assert not server.room.tables[table_id].sealed.hand.ledger.opened  # type: ignore[union-attr]
             called = [True]  # bia calls nothing: the hand is its cards
             plays = 0
@@ -141,3 +148,20 @@ async def test_a_browser_guest_is_refused_a_seat_at_a_sealed_table(server: Runni
         assert not any(s.name for s in entry.seats)  # nobody sat
     finally:
         await conn.close()
+
+
+def test_the_seal_code_said_is_the_box_points_given_and_a_swapped_one_says_another() -> None:
+    """The log's seal code is made of the box points this client was given (docs/deal.md §S8): a host that hands
+    it one of its own making, to read what is sealed for it, makes it say another code than the others'."""
+    boxes = {seat: BoxKey(bytes([seat + 1]) * 32).point for seat in range(4)}
+    honest = sealed_pb2.SealedBoxes(hand=1, boxes=[sealed_pb2.SealedPoint(seat=s, point=encode(p))
+                                                   for s, p in boxes.items()])
+    swapped = sealed_pb2.SealedBoxes()
+    swapped.CopyFrom(honest)
+    swapped.boxes[2].point = encode(BoxKey(bytes([9]) * 32).point)
+    model = TableModel(common_pb2.TableSummary(id="t", game="truco_argentino"), 0)
+    said = [event_words(model, table_pb2.Event(seq=1, sealed=sealed_pb2.SealedEvent(boxes=b)))
+            for b in (honest, swapped)]
+    assert said[0] is not None and said[1] is not None
+    assert said[0].text.plain.startswith(f"Seal code: {seal_code(boxes)}. Compare it aloud with everyone")
+    assert said[1].text.plain != said[0].text.plain
