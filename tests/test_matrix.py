@@ -1304,6 +1304,39 @@ async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_lo
         await asyncio.gather(*(p.conn.close() for p in players))
 
 
+@pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Seal")
+async def test_a_bot_s_sealed_hand_plays_on_after_a_kill_with_the_host_s_secrets_from_the_store(
+    arrangement: Arrangement, tmp_path: Path,
+) -> None:
+    """ana and a bot at a sealed table, wherever it is served: the server makes the bot's part of the deal with
+    secrets of the host's, kept in the table's journal. The table's process is killed -9 once the deal is done; the
+    table comes back with the bot's secrets from the store (its cards the same, opened again by the host) and ana's
+    cards still closed to it, and the hand plays to its end with the bot's cards opened by their keys."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=1, turn_seconds=3600,
+                                options=SEALED)
+    ana = await sit_at(arrangement.lobby, table_id, "ana", tmp_path)
+    reader = asyncio.create_task(follow(ana))
+    try:
+        await eventually(lambda: len(ana.sealed.own_cards()) == 3 or None, "ana's three cards")
+        cards = ana.sealed.dealt()
+        nothing_stored_opens(arrangement, [ana])
+        snapshots = ana.snapshots
+        assert not ana.ended
+        bot = 1 - ana.seat
+        ledger = ana.sealed.mine.ledger  # type: ignore[union-attr]
+        before = list(ledger.played.values()).count(bot)
+        arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
+        await eventually(lambda: (ana.snapshots > snapshots and ana.sealed.ready) or None,
+                         "ana's stream back after the kill, the hand ready again")
+        assert ana.sealed.dealt() == cards
+        await play_hand([ana], lambda: ana.ended)
+        assert not ana.sealed.named and not ana.sealed.refused, (ana.sealed.named, ana.sealed.refused)
+        assert list(ledger.played.values()).count(bot) > before  # the bot's cards, opened by keys recalled
+    finally:
+        reader.cancel()
+        await ana.conn.close()
+
+
 def test_every_rpc_a_table_uses_is_in_the_matrix() -> None:
     """Every method of the Lobby and Table services is named by a test here (and the test checks it called it):
     one added to the ``.proto`` fails this until the matrix calls it."""
