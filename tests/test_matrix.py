@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import sqlite3
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -268,15 +269,35 @@ async def play_hands(people: list[Person], hands: int) -> None:
             await found.until(lambda p, seen=seen: p.last_seq > seen, "the move, or another, seen")
 
 
-async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_moment(arrangement: Arrangement) -> None:
+SLOW_TABLES: dict[str, tuple[int, int, int, dict[str, int]]] = {
+    "truco_argentino": (2, 0, HANDS, {}), "chinchon": (3, 1, 1, {"limit": 10})}
+"""The slow client's tables: seats, bots, hands each cast plays, options (a Chinchón hand is long: one, closed by its
+bot as soon as 10 points left out allow, the late client drawing and throwing)."""
+
+
+@pytest.mark.parametrize("game", list(SLOW_TABLES))
+async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_moment(arrangement: Arrangement,
+                                                                                     game: str) -> None:
     """ana sits before the first deal, bia fills the last seat from a client that reads everything 1.3 s late, and
     wes watches as late. The deal waits for bia's late link (as long as a turn), so every hand is ✔ for both, from
     the first. Then bia leaves between hands and cris, as slow, takes her seat: nobody's client raises an alarm, and
     every hand cris was seated for from its commitment checks out for him, grey while who deals rests on the
-    table's word (he sat down during the match), ✔ from a match he saw begin."""
-    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=60)
+    table's word (he sat down during the match), ✔ from a match he saw begin. At truco (six hands a cast) and at
+    Chinchón (one, beside a bot)."""
+    seats, bots, hands, options = SLOW_TABLES[game]
+    table_id = await make_table(arrangement, game=game, seats=seats, bots=bots, turn_seconds=60,
+                                options={k: common_pb2.OptionValue(number=v) for k, v in options.items()})
     ana, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "wes", lag=LAG)
     bia, cris = Person.at(arrangement, "bia", lag=LAG), Person.at(arrangement, "cris", lag=LAG)
+
+    async def play(people: list[Person]) -> None:
+        if game == "chinchon":
+            deal = max((v.hand for v in people[0].verdicts), default=0) + 1
+            await people[0].until(lambda p: deal in deals_seen(p), f"the commitment of table deal {deal}")
+            await play_rummy_hand(people, deal)
+        else:
+            await play_hands(people, hands)
+
     try:
         await ana.sit(table_id)
         ana.follow()
@@ -285,14 +306,14 @@ async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_mom
         await ana.until(lambda p: p.snapshots, "the table opens")
         await bia.sit(table_id)
         bia.follow()
-        await play_hands([ana, bia], HANDS)
+        await play([ana, bia])
         for p in (ana, bia):
-            assert [v.ok for v in p.verdicts] == [True] * HANDS, [v.said().text.plain for v in p.verdicts]
+            assert [v.ok for v in p.verdicts] == [True] * hands, [v.said().text.plain for v in p.verdicts]
         await bia.leave()
         await cris.sit(table_id)
         assert cris.seat == bia.seat
         cris.follow()
-        await play_hands([ana, cris], HANDS)
+        await play([ana, cris])
         for p in (ana, bia, cris, wes):
             alarms = [v.said().text.plain for v in p.verdicts if v.standing in ALARMS]
             assert not alarms, (p.name, alarms)
@@ -783,8 +804,8 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
     first view is what a watcher sees (none of bia's cards is his), and the deal he came too late to cut is grey. In
     the next hand cris draws and throws, then leaves, and dan sits there mid-hand: he holds the seat's cards and the
     hand so far, none of what was private to cris (the cards dealt to it, the card it drew), and his client says it
-    came mid-way, no alarm. ana closes her table: its hands are listed and replayed face up, and her decisions of
-    the first hand analysed."""
+    came mid-way, no alarm. ana closes her table: its hands are listed and replayed face up, and a seat's decisions
+    in one of them analysed."""
     ana = Person.at(arrangement, "ana", cuts=False)  # holds the table between hands by keeping her seed back
     table_id = await make_table(arrangement, ana, game="chinchon", seats=3, bots=1, turn_seconds=3600)
     bia, cris, dan = Person.at(arrangement, "bia"), Person.at(arrangement, "cris"), Person.at(arrangement, "dan")
@@ -873,21 +894,25 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
             assert dan.verdicts[0].standing in (Standing.UNCHECKED, Standing.UNASKED), dan.verdicts[0]
         no_false_alarm(*everyone)
 
-        # ana closes her table: its hands are listed and replayed face up through her lobby, and her own decisions
-        # of the first hand analysed where the room analyses (one seat's: a whole Chinchón hand of every seat is
-        # some seconds of one core)
+        # ana closes her table: its hands are listed and replayed face up through her lobby, and one seat's
+        # decisions in one of them analysed where the room analyses (the seat of the fewest moves: a long hand's
+        # analysis is a minute of a busy host)
         await ana.conn.close_table(table_id)
         listed = await ana.conn.list_hands(table_id)
         assert listed.table.id == table_id and {1, 2} <= {h.hand for h in listed.hands}, listed
-        steps = await ana.conn.replay(table_id, 1)
+        replays = {h.hand: await ana.conn.replay(table_id, h.hand) for h in listed.hands}
+        steps = replays[1]
         first = steps[0].view.rummy if steps else None
         assert steps[0].hand.hand == 1 and first is not None and [len(s.cards) for s in first.seats] == [7, 7, 7], steps
+        moved = Counter((hand, step.seat) for hand, played in replays.items()
+                        for step in played if step.HasField("seat"))
+        hand, seat = min((key for key, n in moved.items() if n >= 2), key=lambda key: moved[key])
         analysis = None
-        async for update in ana.conn.analyze(table_id, 1, seat=ana.seat):
+        async for update in ana.conn.analyze(table_id, hand, seat=seat):
             if update.HasField("analysis"):
                 analysis = update.analysis
         assert analysis is not None and analysis.moments, analysis
-        assert {m.seat for m in analysis.moments} == {ana.seat}, analysis
+        assert {m.seat for m in analysis.moments} == {seat}, analysis
     finally:
         await closing(everyone)
 
