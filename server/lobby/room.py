@@ -253,8 +253,8 @@ class Room:
         return table
 
     def _sealed_ok(self, game: str) -> None:
-        """A sealed table is dealt where its server relays the seats' deal: refused, naming what is missing,
-        everywhere else (docs/fairness.md, "Sealed tables")."""
+        """A sealed table of a game whose hands are not relayed sealed yet: refused, naming the games that are
+        (docs/fairness.md, "Sealed tables"). Every arrangement relays one, and a bot's part is the server's."""
         if not GAMES[game].sealed_dealt:
             raise InvalidArgument("A sealed table of {game} is not dealt yet: the steps of its hand that move "
                                   "hidden cards are not relayed sealed. Sealed tables are dealt at: {games}.",
