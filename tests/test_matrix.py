@@ -29,14 +29,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui import i18n, identity
 from cardtui.client import connection
-from cardtui.client.fairness import FairDeals, Standing
+from cardtui.client.fairness import Standing
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
 from cardtui.fair import PACKS
+from cardtui.sealed.group import scalar_bytes
 from cardtui.v1 import common_pb2, lobby_pb2, sealed_pb2, table_pb2
 from tests.arrangements import Arrangement, Calls, Person, close_tables, listening, make_table
 from tests.conftest import passed
 from tests.postgres import Cluster
+from tests.sealed_play import Player, follow, play_hand, sit_at
 from tests.waiting import eventually, eventually_async
 
 A = common_pb2.ActionType
@@ -1231,53 +1233,133 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
 SEALED = {"sealed": common_pb2.OptionValue(flag=True)}
 
 
+def stored_text(arrangement: Arrangement) -> str:
+    """Every value of every row of the arrangement's store (its SQLite file, or the hosts' PostgreSQL database),
+    as text: what whoever runs the room can read."""
+    out: list[str] = []
+    if arrangement.name == "hosts":
+        import psycopg
+
+        with psycopg.connect(arrangement.db) as db:
+            names = [r[0] for r in db.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+            rows = [row for name in names for row in db.execute(f'SELECT * FROM "{name}"'.encode())]
+    else:
+        with contextlib.closing(sqlite3.connect(f"file:{arrangement.folder / 'store.db'}?mode=ro", uri=True)) as db:
+            names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            rows = [row for name in names for row in db.execute(f'SELECT * FROM "{name}"')]
+    for row in rows:
+        out.extend(bytes(v).hex() if isinstance(v, bytes | memoryview) else str(v) for v in row)
+    return "\n".join(out)
+
+
+def nothing_stored_opens(arrangement: Arrangement, players: list[Player]) -> None:
+    """No seat's hand secret, nor the key of any card it holds unplayed, is in the store."""
+    text = stored_text(arrangement)
+    for p in players:
+        mine = p.sealed.mine
+        assert mine is not None
+        assert mine.secrets.secret.hex() not in text, p.name
+        for place in mine.ledger.holdings[p.seat]:
+            if place not in mine.ledger.played:
+                assert scalar_bytes(mine.secrets.card_key(place)).hex() not in text, (p.name, place)
+
+
 @pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Seal")
-async def test_a_sealed_table_is_dealt_at_one_process_and_refused_with_a_sentence_elsewhere(
+async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_locked_cards(
     arrangement: Arrangement, tmp_path: Path,
 ) -> None:
-    """One process deals a sealed table: both people's clients make the deal (Table.Seal) and open their own
-    cards. Table workers and hosts sharing PostgreSQL do not relay a sealed deal yet: they say so, make nothing, and
-    a step of one sent to an open table is refused with a sentence."""
-    conns = [connection.Connection.open(arrangement.lobby) for _ in range(2)]
-    readers: list[asyncio.Task[None]] = []
+    """Two people at a sealed truco table, wherever it is served: their own clients make the deal (Table.Seal) and
+    open their own cards; a card is played. bia's client goes away mid-hand (its memory with it) and a new one, with
+    her keys from her disk, follows the table again: the same cards. The process that drives the table is killed
+    -9; the table comes back (the same process again, another worker, the other host) with the same locked cards,
+    from a store that holds nothing that opens them, and the hand plays to its end with no cheat named. A step of
+    a sealed deal sent to an open table is refused with a sentence."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600,
+                                options=SEALED)
+    players = [await sit_at(arrangement.lobby, table_id, name, tmp_path) for name in ("ana", "bia")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
     try:
-        if arrangement.name == "one":
-            table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, options=SEALED)
-            seats = []
-            for n, conn in enumerate(conns):
-                joined = await conn.join(table_id, f"p{n}")
-                seat = SealedSeat(conn.target, SealedKeys(tmp_path / f"p{n}"))
-                seats.append(seat)
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None,
+                         "each seat's three cards, opened by its own client")
+        cards = {p.seat: p.sealed.dealt() for p in players}
+        assert len({c for hand in cards.values() for c in hand}) == 6
+        for p in players:
+            for other in players:
+                if other is not p:  # nobody opens another's cards
+                    assert all(p.sealed.mine.card(place) is None  # type: ignore[union-attr]
+                               for place in p.sealed.mine.ledger.holdings[other.seat])  # type: ignore[union-attr]
+        called = [False]
+        said = await play_hand(players, lambda: any("played" in p.events for p in players), called)
 
-                async def read(conn: connection.Connection = conn, token: str = joined.token,
-                               seat: SealedSeat = seat) -> None:
-                    async for _ in conn.follow(token, fair=FairDeals(), sealed=seat):  # (it cuts the deal too)
-                        pass
+        # bia's client goes away mid-hand; a new one, with the same folder, plays on with her cards
+        readers[1].cancel()
+        await players[1].conn.close()
+        bia = players[1]
+        conn = connection.Connection.open(arrangement.lobby)
+        players[1] = Player("bia", conn, bia.token, bia.seat, SealedSeat(conn.target, SealedKeys(tmp_path / "bia")))
+        readers[1] = asyncio.create_task(follow(players[1]))
+        await eventually(lambda: (players[1].sealed.ready and players[1].sealed.dealt() == cards[bia.seat]) or None,
+                         "bia's same cards, opened again from the replay and her disk")
 
-                readers.append(asyncio.create_task(read()))
-            await eventually(lambda: all(len(s.own_cards()) == 3 for s in seats) or None, "each seat's own cards")
-            assert not any(s.named or s.refused for s in seats)
-            return
-        with pytest.raises(grpc.aio.AioRpcError) as refused:
-            await make_table(arrangement, game="truco_argentino", seats=2, bots=0, options=SEALED)
-        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-        assert refused.value.details() == (
-            "This server cannot deal a sealed table: sealed deals are relayed by a server of one process with its "
-            "own store (cardtui serve --workers 1, SQLite), not yet by table workers or hosts sharing PostgreSQL.")
-        table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
-        joined = await conns[0].join(table_id, "p0")
-        async for msg in conns[0].follow(joined.token):  # the table is open, dealt by its server as any
-            assert msg.snapshot.view.HasField("waiting")
-            break
-        with pytest.raises(grpc.aio.AioRpcError) as step:
-            await conns[0].seal(joined.token, sealed_pb2.SealRequest(hand=1, pledge=sealed_pb2.SealPledge(
+        # the table's process killed -9 mid-hand: it comes back from the store with the same locked cards
+        nothing_stored_opens(arrangement, players)
+        snapshots = [p.snapshots for p in players]
+        where = players[0].conn.routes[players[0].token]
+        killed = arrangement.pid_at(where)
+        assert not any(p.ended for p in players)
+        arrangement.kill(killed)
+        await eventually(lambda: all(p.snapshots > n and p.sealed.ready for p, n in zip(players, snapshots,
+                                                                                       strict=True)) or None,
+                         "both streams back after the kill, the hand ready again")
+        assert {p.seat: p.sealed.dealt() for p in players} == cards
+        said += await play_hand(players, lambda: all(p.ended for p in players), called)
+        assert {s for s, a in said if a.type == "play"} == {0, 1}, said
+        assert all(not p.sealed.named and not p.sealed.refused for p in players), [
+            (p.sealed.named, p.sealed.refused) for p in players]
+        open_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
+        joined = await players[0].conn.join(open_id, "ana")
+        with pytest.raises(grpc.aio.AioRpcError) as step:  # a step of a sealed deal at a table that is not one
+            await players[0].conn.seal(joined.token, sealed_pb2.SealRequest(hand=1, pledge=sealed_pb2.SealPledge(
                 pledge=bytes(32))))
         assert step.value.code() is grpc.StatusCode.FAILED_PRECONDITION
         assert step.value.details() == "This table is not sealed: its cards are dealt by the server."
     finally:
         for reader in readers:
             reader.cancel()
-        await asyncio.gather(*(c.close() for c in conns))
+        await asyncio.gather(*(p.conn.close() for p in players))
+
+
+@pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Seal")
+async def test_a_bot_s_sealed_hand_plays_on_after_a_kill_with_the_host_s_secrets_from_the_store(
+    arrangement: Arrangement, tmp_path: Path,
+) -> None:
+    """ana and a bot at a sealed table, wherever it is served: the server makes the bot's part of the deal with
+    secrets of the host's, kept in the table's journal. The table's process is killed -9 once the deal is done; the
+    table comes back with the bot's secrets from the store (its cards the same, opened again by the host) and ana's
+    cards still closed to it, and the hand plays to its end with the bot's cards opened by their keys."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=1, turn_seconds=3600,
+                                options=SEALED)
+    ana = await sit_at(arrangement.lobby, table_id, "ana", tmp_path)
+    reader = asyncio.create_task(follow(ana))
+    try:
+        await eventually(lambda: len(ana.sealed.own_cards()) == 3 or None, "ana's three cards")
+        cards = ana.sealed.dealt()
+        nothing_stored_opens(arrangement, [ana])
+        snapshots = ana.snapshots
+        assert not ana.ended
+        bot = 1 - ana.seat
+        ledger = ana.sealed.mine.ledger  # type: ignore[union-attr]
+        before = list(ledger.played.values()).count(bot)
+        arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
+        await eventually(lambda: (ana.snapshots > snapshots and ana.sealed.ready) or None,
+                         "ana's stream back after the kill, the hand ready again")
+        assert ana.sealed.dealt() == cards
+        await play_hand([ana], lambda: ana.ended)
+        assert not ana.sealed.named and not ana.sealed.refused, (ana.sealed.named, ana.sealed.refused)
+        assert list(ledger.played.values()).count(bot) > before  # the bot's cards, opened by keys recalled
+    finally:
+        reader.cancel()
+        await ana.conn.close()
 
 
 def test_every_rpc_a_table_uses_is_in_the_matrix() -> None:
