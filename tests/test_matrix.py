@@ -771,7 +771,8 @@ async def play_rummy_hand(people: list[Person], deal: int, checkers: list[Person
 
 
 @pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Lobby/Spectate", "Lobby/Leave", "Table/Subscribe",
-                  "Table/Cut", "Table/Act", "Table/Hint", "Lobby/CloseTable", "Lobby/ListHands", "Lobby/Replay")
+                  "Table/Cut", "Table/Act", "Table/Hint", "Lobby/CloseTable", "Lobby/ListHands", "Lobby/Replay",
+                  "Lobby/Analyze")
 async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrangement) -> None:
     """Chinchón, three seats, one a bot's. ana sits before the first deal and bia fills the last seat: both check
     the first deal fair, and ana's meld hint on a card of hers is worked out on the Spanish pack where the table is
@@ -780,7 +781,8 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
     first view is what a watcher sees (none of bia's cards is his), and the deal he came too late to cut is grey. In
     the next hand cris draws and throws, then leaves, and dan sits there mid-hand: he holds the seat's cards and the
     hand so far, none of what was private to cris (the cards dealt to it, the card it drew), and his client says it
-    came mid-way, no alarm. ana closes her table: its hands are listed and replayed face up."""
+    came mid-way, no alarm. ana closes her table: its hands are listed and replayed face up, and her decisions of
+    the first hand analysed."""
     ana = Person.at(arrangement, "ana", cuts=False)  # holds the table between hands by keeping her seed back
     table_id = await make_table(arrangement, ana, game="chinchon", seats=3, bots=1, turn_seconds=3600)
     bia, cris, dan = Person.at(arrangement, "bia"), Person.at(arrangement, "cris"), Person.at(arrangement, "dan")
@@ -869,14 +871,21 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
             assert dan.verdicts[0].standing in (Standing.UNCHECKED, Standing.UNASKED), dan.verdicts[0]
         no_false_alarm(*everyone)
 
-        # ana closes her table: its hands are listed and replayed face up through her lobby (not analysed here: a
-        # Chinchón hand's analysis took 35 to 115 s here, too slow for the matrix)
+        # ana closes her table: its hands are listed and replayed face up through her lobby, and her own decisions
+        # of the first hand analysed where the room analyses (one seat's: a whole Chinchón hand of every seat is
+        # some 10 to 30 s of one core)
         await ana.conn.close_table(table_id)
         listed = await ana.conn.list_hands(table_id)
         assert listed.table.id == table_id and {1, 2} <= {h.hand for h in listed.hands}, listed
         steps = await ana.conn.replay(table_id, 1)
         first = steps[0].view.rummy if steps else None
         assert steps[0].hand.hand == 1 and first is not None and [len(s.cards) for s in first.seats] == [7, 7, 7], steps
+        analysis = None
+        async for update in ana.conn.analyze(table_id, 1, seat=ana.seat):
+            if update.HasField("analysis"):
+                analysis = update.analysis
+        assert analysis is not None and analysis.moments, analysis
+        assert {m.seat for m in analysis.moments} == {ana.seat}, analysis
     finally:
         await closing(everyone)
 
@@ -925,7 +934,10 @@ async def test_a_killed_process_loses_no_event_and_says_none_twice(arrangement: 
     event since, once, as does ana, who never stopped reading."""
     if killed == "front" and arrangement.name == "one":
         pytest.skip("one process is both: its kill is the driver's")
-    table_id = await make_table(arrangement, game="cacho", seats=4, bots=2, turn_seconds=3600)
+    # A move of ana's and a person sitting down are killed at a Chinchón table, a chat line and a bot's move at
+    # Cacho's (whose passes keep its bots moving): both families' journals, in every arrangement, at no extra cases.
+    game = "chinchon" if last in ("act", "seat") else "cacho"
+    table_id = await make_table(arrangement, game=game, seats=4, bots=2, turn_seconds=3600)
     ana, cris, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "cris"), Person.at(arrangement, "wes")
     try:
         for p in (ana, cris):
@@ -933,7 +945,8 @@ async def test_a_killed_process_loses_no_event_and_says_none_twice(arrangement: 
             p.follow()
         await wes.watch(table_id)
         wes.follow()
-        await wes.until(lambda p: p.view is not None and p.view.cacho.seats, "the first deal")
+        await wes.until(lambda p: p.view is not None and bool(p.view.cacho.seats or p.view.rummy.seats),
+                        "the first deal")
         where = ana.conn.routes[ana.token]  # where the table is served, as joining said
         await wes.unfollow()
         read = wes.last_seq
@@ -1014,19 +1027,21 @@ EVEN_WITHIN = 300.0
                          indirect=True)
 async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_go_to_the_emptier(
         arrangement: Arrangement) -> None:
-    """Four tables of bots, two on each table worker by their work; the worker that drives two of them is killed -9.
+    """Four tables of bots (two of Cacho, two of Chinchón), two on each table worker by their work; the worker that
+    drives two of them is killed -9.
     The survivor takes them over, the dead one's replacement serves with none, and tables move back to it between
     hands until the two are even within one; whoever watches a table that moved follows it there, every event once.
     Then each new table goes to the worker with fewer."""
     since = arrangement.log_size()
-    ids = [await make_table(arrangement, game="cacho", seats=2, bots=2) for _ in range(4)]
+    ids = [await make_table(arrangement, game=("cacho", "chinchon")[n % 2], seats=2, bots=2) for n in range(4)]
     await eventually(lambda: even(tables_by_worker(arrangement)), "the four tables shared out evenly")
     watchers = [await Person.at(arrangement, f"w{n}").watch(table_id) for n, table_id in enumerate(ids)]
     try:
         for w in watchers:
             w.follow()
         for w in watchers:
-            await w.until(lambda p: p.view is not None and p.view.cacho.seats, "the first deal")
+            await w.until(lambda p: p.view is not None and bool(p.view.cacho.seats or p.view.rummy.seats),
+                          "the first deal")
         before = tables_by_worker(arrangement)
         victim = max(before, key=lambda port: len(before[port] & set(ids)))
         survivor = next(port for port in before if port != victim)
@@ -1130,22 +1145,28 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
                                                                                     postgres: Cluster) -> None:
     """PostgreSQL stops under two hosts mid-hand: their calls answer UNAVAILABLE with a sentence (never UNKNOWN),
     their health says NOT_SERVING, their logs say it without a traceback and at most once per kind every 10 s;
-    when it is back they say SERVING again and ana's table comes back by itself, where she plays on."""
-    table_id = await make_table(hosts, game="cacho", seats=2, bots=1, turn_seconds=3600)
-    ana = Person.at(hosts, "ana")
+    when it is back they say SERVING again and ana's Cacho table and bia's Chinchón table come back by themselves,
+    where each plays on the move she made as the store went."""
+    cacho = await make_table(hosts, game="cacho", seats=2, bots=1, turn_seconds=3600)
+    chinchon = await make_table(hosts, game="chinchon", seats=2, bots=1, turn_seconds=3600)
+    ana, bia = Person.at(hosts, "ana"), Person.at(hosts, "bia")
+    people = {ana: cacho, bia: chinchon}
     health = [Health(f"127.0.0.1:{port}") for port in hosts.ports]
     since = hosts.log_size()
     try:
-        await ana.sit(table_id)
-        ana.follow()
-        await ana.until(lambda p: p.view is not None and p.view.legal, "ana's turn")
+        for person, table_id in people.items():
+            await person.sit(table_id)
+            person.follow()
+        for person in people:
+            await person.until(lambda p: p.view is not None and p.view.legal, f"{person.name}'s turn")
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving")
         postgres.pause()
-        before = ana.last_seq
-        # ana's move as the store goes: refused (UNAVAILABLE), her table let go; her client sends it again, and it
-        # is made once the table is back, not left for her turn's timer (an hour here) to run out
-        acting = asyncio.create_task(ana.conn.act(ana.token, ana.view.legal[0], ana.last_seq))  # type: ignore[union-attr]
+        before = {p: p.last_seq for p in people}
+        # each one's move as the store goes: refused (UNAVAILABLE), her table let go; her client sends it again, and
+        # it is made once the table is back, not left for her turn's timer (an hour here) to run out
+        acting = {p: asyncio.create_task(p.conn.act(p.token, p.view.legal[0], p.last_seq))  # type: ignore[union-attr]
+                  for p in people}
         try:
             with pytest.raises(grpc.aio.AioRpcError) as listing:
                 await ana.conn.tables()
@@ -1155,29 +1176,31 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
                 await ana.conn.chat(ana.token, "hello?")
             assert talking.value.code() == grpc.StatusCode.UNAVAILABLE, talking.value
             with pytest.raises(grpc.aio.AioRpcError) as joining:
-                await Person.at(hosts, "bia").conn.join(table_id, "bia")
+                await Person.at(hosts, "cris").conn.join(cacho, "cris")
             assert joining.value.code() == grpc.StatusCode.UNAVAILABLE, joining.value
             for h in health:
                 await h.says(health_pb2.HealthCheckResponse.NOT_SERVING, "not serving while the store is away")
         finally:
-            # Counted before the store is back: her table may come back (a new snapshot) while the
+            # Counted before the store is back: a table may come back (a new snapshot) while the
             # hosts' health is being asked.
-            snapshots = len(ana.snapshots)
+            snapshots = {p: len(p.snapshots) for p in people}
             postgres.resume()
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving again")
-        assert not acting.done() or acting.exception() is None, "her move not given up on during the outage"
-        made = await acting
-        assert made > before
-        await ana.until(lambda p: len(p.snapshots) > snapshots and max((e.seq for e in p.events), default=0) >= made,
-                        "ana's table back, her move made there")
+        for person, task in acting.items():
+            assert not task.done() or task.exception() is None, f"{person.name}'s move given up on during the outage"
+            made = await task
+            assert made > before[person]
+            await person.until(lambda p, made=made: len(p.snapshots) > snapshots[p]
+                               and max((e.seq for e in p.events), default=0) >= made,
+                               f"{person.name}'s table back, her move made there")
         logged = hosts.log.read_bytes()[since:].decode(errors="replace").splitlines()
         assert not [line for line in logged if "Traceback" in line or "Unexpected" in line], logged[:30]
         outage = [line for line in logged if "out of reach" in line]
         assert 0 < len(outage) <= 12, outage
     finally:
         await asyncio.gather(*(h.close() for h in health))
-        await ana.close()
+        await closing(list(people))
 
 
 SEALED = {"sealed": common_pb2.OptionValue(flag=True)}

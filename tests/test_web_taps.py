@@ -43,6 +43,10 @@ CLAIM = "Time to claim a discard (ms)"
 FIELD = "[▊█]"
 """What a number's field begins with: its own tall edge, or (on a phone's side, 24 rows, where a field has no
 edge) the dialog's."""
+OUT_AT = {"chinchon": ("Points that put a player out", "10")}
+"""The field, and what is typed in it, that makes a match of the rigged hand alone (``SHORT_HANDS``: the bot closes
+at its second turn with ana's cards unmelded): her points pass the target and she is out, so the one hand tapped
+is a whole match, played to its end."""
 FORM = "New table"
 """The create form's title, shown however far the form is scrolled (on a phone's side, 24 rows, its first fields
 go off the top once it is swiped down to the claim window's)."""
@@ -52,7 +56,8 @@ PLAYS = [(game, title, players, device) for device in (UPRIGHT, ON_ITS_SIDE) for
     ("chinchon", "Chinchón", FEW, UPRIGHT)]
 """Each game held upright and on its side: its name in the form's list, the players picked (the first of these
 the list shows; None: the game's only count), the phone. Chinchón, on the rummy board the others already play on
-its side, is held upright only: a hand of taps is among the slowest tests."""
+its side, is held upright only: a hand of taps is among the slowest tests. Its one hand is a whole match
+(``OUT_AT``)."""
 BUTTONS = ("Check", "Call", "Pass", "Keep", "Aceito", "Quiero", "Tengo", "Son buenas", "Bet", "Raise", "Stock")
 """The action bar's buttons tapped when the board offers nothing of its own, the first shown first;
 else the bar's first button."""
@@ -326,6 +331,8 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 await pick(page, "Players", players)
             if game in ("pifpaf", "cacheta"):
                 await fill(page, CLAIM, QUICK_WINDOW)
+            if game in OUT_AT:  # the rigged hand leaves her past it: the match ends with the hand
+                await fill(page, *OUT_AT[game])
         except (AssertionError, TimeoutError) as error:
             tried.append(f"{attempt}: a pick failed ({str(error).splitlines()[0]}), the form "
                          + ("open" if FORM in page.text() else "closed"))
@@ -490,6 +497,8 @@ async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running,
             assert tapped, "ana had a turn"
             if game in ("cacheta", "pifpaf", "chinchon"):
                 assert "card, discard" in tapped, tapped
+            if game in OUT_AT:  # the match is over, and the page says who won it
+                await page.wait_for("wins the match", timeout=RESPONSE)
             if game.startswith("truco"):  # a card tapped, unless the hand ended as the bots ran from ana's truco
                 assert "card" in tapped or tapped[-1] == "Truco", tapped
             await page.ws.close()
