@@ -92,9 +92,6 @@ RAISE_READ = ((0.6, 0.1), (0.75, 0.04), (0.85, 0.02))
 caller's hand at which such a call is made half the time, and the floor a bluff keeps. A raise answers a call,
 so it says more: read as a truco, hard raised the raises of a player who raises only its best hands, and lost
 most of those hands (``bench/marks.md``, issue 75)."""
-ENVIDO_READ_FLOOR = 0.1
-"""An envido awaiting this seat's answer keeps at least this share of a deal's weight where the caller's envido is
-weak (normal's read; hard's is higher where the bet is worth bluffing, ``Searcher.envido_bluffs``)."""
 MODEL_CALL = 0.72
 """The chance of its hand from which a seat of the model calls truco."""
 MODEL_RAISE = 0.9
@@ -256,8 +253,7 @@ class Searcher:
             return 1.0
         c = pending.seat
         if pending.bet is Bet.ENVIDO:
-            floor = self.envido_bluffs() if self.mixed else ENVIDO_READ_FLOOR
-            return floor + (1.0 - floor) * _sigmoid((sim.env[c] - 26.5) / 1.5)
+            return 0.1 + 0.9 * _sigmoid((sim.env[c] - 26.5) / 1.5)
         if pending.bet is Bet.TRUCO and self.read_floors is not None:
             rung = [st.call for st in self.view.ladder].index(pending.call)
             floor = self.read_floors[min(rung, len(self.read_floors) - 1)]
@@ -275,21 +271,6 @@ class Searcher:
             at, floor = RAISE_READ[min(rung, len(RAISE_READ) - 1)]
             return floor + (1.0 - floor) * _sigmoid((p - at) * 10)
         return 1.0
-
-    def envido_bluffs(self) -> float:
-        """The weight of a deal on which the envido awaiting this seat's answer is a bluff, for a seat that
-        answers as against a caller who bluffs at the indifference frequency (``bet_share``, from the
-        caller's side, weak hands taken as common as ``bluffs.envido_odds`` says), and never less than
-        ``ENVIDO_READ_FLOOR``. A falta envido over a real envido at 0–0 risks the match for 3 points: a
-        caller who learned that hard folded 24 to 27 to it raised on 4 to 12 and took the 3 (issue 88)."""
-        pending = self.view.pending
-        if pending is None or pending.bet is not Bet.ENVIDO:
-            return ENVIDO_READ_FLOOR
-        share = self.bet_share(Stakes(pending.refused, pending.value), bettor=pending.team)
-        if share <= 0.0 or share >= 1.0:
-            return ENVIDO_READ_FLOOR
-        value, weak = envido_odds()
-        return min(1.0, max(ENVIDO_READ_FLOOR, share / (1.0 - share) * value / weak))
 
     # -- bets that can only lose, and bluffs at the indifference frequency ------------------------
     def stakes(self, move: Move | None) -> Stakes | None:
@@ -312,16 +293,14 @@ class Searcher:
             return None
         return Stakes(folds[called + 1], ladder[called + 1])
 
-    def bet_share(self, stakes: Stakes, bettor: int | None = None) -> float:
+    def bet_share(self, stakes: Stakes) -> float:
         """The share of bluffs among bets at which an answerer is indifferent, in match odds at this score:
         accepting a bluff gains it what a refusal would have given plus what the bet wins; accepting a bet
-        made with value costs it the difference between the accepted and the refused bet (``bluffs``).
-        ``bettor``: the team that bets (this one unless said)."""
+        made with value costs it the difference between the accepted and the refused bet (``bluffs``)."""
         v = self.view
         part = v.argentino
         won = part.points if part is not None else (0, 0)
-        team = self.team if bettor is None else bettor
-        us, them = v.scores[team] + won[team], v.scores[1 - team] + won[1 - team]
+        us, them = v.scores[self.team] + won[self.team], v.scores[1 - self.team] + won[1 - self.team]
 
         def at(a: int, b: int) -> float:
             return match_value(a, b, v.target, self.paulista)
