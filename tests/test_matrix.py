@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import sqlite3
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -28,14 +29,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui import i18n, identity
 from cardtui.client import connection
-from cardtui.client.fairness import FairDeals, Standing
+from cardtui.client.fairness import Standing
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
 from cardtui.fair import PACKS
+from cardtui.sealed.group import scalar_bytes
 from cardtui.v1 import common_pb2, lobby_pb2, sealed_pb2, table_pb2
 from tests.arrangements import Arrangement, Calls, Person, close_tables, listening, make_table
 from tests.conftest import passed
 from tests.postgres import Cluster
+from tests.sealed_play import Player, follow, play_hand, sit_at
 from tests.waiting import eventually, eventually_async
 
 A = common_pb2.ActionType
@@ -266,15 +269,35 @@ async def play_hands(people: list[Person], hands: int) -> None:
             await found.until(lambda p, seen=seen: p.last_seq > seen, "the move, or another, seen")
 
 
-async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_moment(arrangement: Arrangement) -> None:
+SLOW_TABLES: dict[str, tuple[int, int, int, dict[str, int]]] = {
+    "truco_argentino": (2, 0, HANDS, {}), "chinchon": (3, 1, 1, {"limit": 10})}
+"""The slow client's tables: seats, bots, hands each cast plays, options (a Chinchón hand is long: one, closed by its
+bot as soon as 10 points left out allow, the late client drawing and throwing)."""
+
+
+@pytest.mark.parametrize("game", list(SLOW_TABLES))
+async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_moment(arrangement: Arrangement,
+                                                                                     game: str) -> None:
     """ana sits before the first deal, bia fills the last seat from a client that reads everything 1.3 s late, and
     wes watches as late. The deal waits for bia's late link (as long as a turn), so every hand is ✔ for both, from
     the first. Then bia leaves between hands and cris, as slow, takes her seat: nobody's client raises an alarm, and
     every hand cris was seated for from its commitment checks out for him, grey while who deals rests on the
-    table's word (he sat down during the match), ✔ from a match he saw begin."""
-    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=60)
+    table's word (he sat down during the match), ✔ from a match he saw begin. At truco (six hands a cast) and at
+    Chinchón (one, beside a bot)."""
+    seats, bots, hands, options = SLOW_TABLES[game]
+    table_id = await make_table(arrangement, game=game, seats=seats, bots=bots, turn_seconds=60,
+                                options={k: common_pb2.OptionValue(number=v) for k, v in options.items()})
     ana, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "wes", lag=LAG)
     bia, cris = Person.at(arrangement, "bia", lag=LAG), Person.at(arrangement, "cris", lag=LAG)
+
+    async def play(people: list[Person]) -> None:
+        if game == "chinchon":
+            deal = max((v.hand for v in people[0].verdicts), default=0) + 1
+            await people[0].until(lambda p: deal in deals_seen(p), f"the commitment of table deal {deal}")
+            await play_rummy_hand(people, deal)
+        else:
+            await play_hands(people, hands)
+
     try:
         await ana.sit(table_id)
         ana.follow()
@@ -283,14 +306,14 @@ async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_mom
         await ana.until(lambda p: p.snapshots, "the table opens")
         await bia.sit(table_id)
         bia.follow()
-        await play_hands([ana, bia], HANDS)
+        await play([ana, bia])
         for p in (ana, bia):
-            assert [v.ok for v in p.verdicts] == [True] * HANDS, [v.said().text.plain for v in p.verdicts]
+            assert [v.ok for v in p.verdicts] == [True] * hands, [v.said().text.plain for v in p.verdicts]
         await bia.leave()
         await cris.sit(table_id)
         assert cris.seat == bia.seat
         cris.follow()
-        await play_hands([ana, cris], HANDS)
+        await play([ana, cris])
         for p in (ana, bia, cris, wes):
             alarms = [v.said().text.plain for v in p.verdicts if v.standing in ALARMS]
             assert not alarms, (p.name, alarms)
@@ -781,8 +804,8 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
     first view is what a watcher sees (none of bia's cards is his), and the deal he came too late to cut is grey. In
     the next hand cris draws and throws, then leaves, and dan sits there mid-hand: he holds the seat's cards and the
     hand so far, none of what was private to cris (the cards dealt to it, the card it drew), and his client says it
-    came mid-way, no alarm. ana closes her table: its hands are listed and replayed face up, and her decisions of
-    the first hand analysed."""
+    came mid-way, no alarm. ana closes her table: its hands are listed and replayed face up, and a seat's decisions
+    in one of them analysed."""
     ana = Person.at(arrangement, "ana", cuts=False)  # holds the table between hands by keeping her seed back
     table_id = await make_table(arrangement, ana, game="chinchon", seats=3, bots=1, turn_seconds=3600)
     bia, cris, dan = Person.at(arrangement, "bia"), Person.at(arrangement, "cris"), Person.at(arrangement, "dan")
@@ -871,21 +894,25 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
             assert dan.verdicts[0].standing in (Standing.UNCHECKED, Standing.UNASKED), dan.verdicts[0]
         no_false_alarm(*everyone)
 
-        # ana closes her table: its hands are listed and replayed face up through her lobby, and her own decisions
-        # of the first hand analysed where the room analyses (one seat's: a whole Chinchón hand of every seat is
-        # some 10 to 30 s of one core)
+        # ana closes her table: its hands are listed and replayed face up through her lobby, and one seat's
+        # decisions in one of them analysed where the room analyses (the seat of the fewest moves: a long hand's
+        # analysis is a minute of a busy host)
         await ana.conn.close_table(table_id)
         listed = await ana.conn.list_hands(table_id)
         assert listed.table.id == table_id and {1, 2} <= {h.hand for h in listed.hands}, listed
-        steps = await ana.conn.replay(table_id, 1)
+        replays = {h.hand: await ana.conn.replay(table_id, h.hand) for h in listed.hands}
+        steps = replays[1]
         first = steps[0].view.rummy if steps else None
         assert steps[0].hand.hand == 1 and first is not None and [len(s.cards) for s in first.seats] == [7, 7, 7], steps
+        moved = Counter((hand, step.seat) for hand, played in replays.items()
+                        for step in played if step.HasField("seat"))
+        hand, seat = min((key for key, n in moved.items() if n >= 2), key=lambda key: moved[key])
         analysis = None
-        async for update in ana.conn.analyze(table_id, 1, seat=ana.seat):
+        async for update in ana.conn.analyze(table_id, hand, seat=seat):
             if update.HasField("analysis"):
                 analysis = update.analysis
         assert analysis is not None and analysis.moments, analysis
-        assert {m.seat for m in analysis.moments} == {ana.seat}, analysis
+        assert {m.seat for m in analysis.moments} == {seat}, analysis
     finally:
         await closing(everyone)
 
@@ -1206,53 +1233,133 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
 SEALED = {"sealed": common_pb2.OptionValue(flag=True)}
 
 
+def stored_text(arrangement: Arrangement) -> str:
+    """Every value of every row of the arrangement's store (its SQLite file, or the hosts' PostgreSQL database),
+    as text: what whoever runs the room can read."""
+    out: list[str] = []
+    if arrangement.name == "hosts":
+        import psycopg
+
+        with psycopg.connect(arrangement.db) as db:
+            names = [r[0] for r in db.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+            rows = [row for name in names for row in db.execute(f'SELECT * FROM "{name}"'.encode())]
+    else:
+        with contextlib.closing(sqlite3.connect(f"file:{arrangement.folder / 'store.db'}?mode=ro", uri=True)) as db:
+            names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            rows = [row for name in names for row in db.execute(f'SELECT * FROM "{name}"')]
+    for row in rows:
+        out.extend(bytes(v).hex() if isinstance(v, bytes | memoryview) else str(v) for v in row)
+    return "\n".join(out)
+
+
+def nothing_stored_opens(arrangement: Arrangement, players: list[Player]) -> None:
+    """No seat's hand secret, nor the key of any card it holds unplayed, is in the store."""
+    text = stored_text(arrangement)
+    for p in players:
+        mine = p.sealed.mine
+        assert mine is not None
+        assert mine.secrets.secret.hex() not in text, p.name
+        for place in mine.ledger.holdings[p.seat]:
+            if place not in mine.ledger.played:
+                assert scalar_bytes(mine.secrets.card_key(place)).hex() not in text, (p.name, place)
+
+
 @pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Seal")
-async def test_a_sealed_table_is_dealt_at_one_process_and_refused_with_a_sentence_elsewhere(
+async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_locked_cards(
     arrangement: Arrangement, tmp_path: Path,
 ) -> None:
-    """One process deals a sealed table: both people's clients make the deal (Table.Seal) and open their own
-    cards. Table workers and hosts sharing PostgreSQL do not relay a sealed deal yet: they say so, make nothing, and
-    a step of one sent to an open table is refused with a sentence."""
-    conns = [connection.Connection.open(arrangement.lobby) for _ in range(2)]
-    readers: list[asyncio.Task[None]] = []
+    """Two people at a sealed truco table, wherever it is served: their own clients make the deal (Table.Seal) and
+    open their own cards; a card is played. bia's client goes away mid-hand (its memory with it) and a new one, with
+    her keys from her disk, follows the table again: the same cards. The process that drives the table is killed
+    -9; the table comes back (the same process again, another worker, the other host) with the same locked cards,
+    from a store that holds nothing that opens them, and the hand plays to its end with no cheat named. A step of
+    a sealed deal sent to an open table is refused with a sentence."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600,
+                                options=SEALED)
+    players = [await sit_at(arrangement.lobby, table_id, name, tmp_path) for name in ("ana", "bia")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
     try:
-        if arrangement.name == "one":
-            table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, options=SEALED)
-            seats = []
-            for n, conn in enumerate(conns):
-                joined = await conn.join(table_id, f"p{n}")
-                seat = SealedSeat(conn.target, SealedKeys(tmp_path / f"p{n}"))
-                seats.append(seat)
+        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None,
+                         "each seat's three cards, opened by its own client")
+        cards = {p.seat: p.sealed.dealt() for p in players}
+        assert len({c for hand in cards.values() for c in hand}) == 6
+        for p in players:
+            for other in players:
+                if other is not p:  # nobody opens another's cards
+                    assert all(p.sealed.mine.card(place) is None  # type: ignore[union-attr]
+                               for place in p.sealed.mine.ledger.holdings[other.seat])  # type: ignore[union-attr]
+        called = [False]
+        said = await play_hand(players, lambda: any("played" in p.events for p in players), called)
 
-                async def read(conn: connection.Connection = conn, token: str = joined.token,
-                               seat: SealedSeat = seat) -> None:
-                    async for _ in conn.follow(token, fair=FairDeals(), sealed=seat):  # (it cuts the deal too)
-                        pass
+        # bia's client goes away mid-hand; a new one, with the same folder, plays on with her cards
+        readers[1].cancel()
+        await players[1].conn.close()
+        bia = players[1]
+        conn = connection.Connection.open(arrangement.lobby)
+        players[1] = Player("bia", conn, bia.token, bia.seat, SealedSeat(conn.target, SealedKeys(tmp_path / "bia")))
+        readers[1] = asyncio.create_task(follow(players[1]))
+        await eventually(lambda: (players[1].sealed.ready and players[1].sealed.dealt() == cards[bia.seat]) or None,
+                         "bia's same cards, opened again from the replay and her disk")
 
-                readers.append(asyncio.create_task(read()))
-            await eventually(lambda: all(len(s.own_cards()) == 3 for s in seats) or None, "each seat's own cards")
-            assert not any(s.named or s.refused for s in seats)
-            return
-        with pytest.raises(grpc.aio.AioRpcError) as refused:
-            await make_table(arrangement, game="truco_argentino", seats=2, bots=0, options=SEALED)
-        assert refused.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-        assert refused.value.details() == (
-            "This server cannot deal a sealed table: sealed deals are relayed by a server of one process with its "
-            "own store (cardtui serve --workers 1, SQLite), not yet by table workers or hosts sharing PostgreSQL.")
-        table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
-        joined = await conns[0].join(table_id, "p0")
-        async for msg in conns[0].follow(joined.token):  # the table is open, dealt by its server as any
-            assert msg.snapshot.view.HasField("waiting")
-            break
-        with pytest.raises(grpc.aio.AioRpcError) as step:
-            await conns[0].seal(joined.token, sealed_pb2.SealRequest(hand=1, pledge=sealed_pb2.SealPledge(
+        # the table's process killed -9 mid-hand: it comes back from the store with the same locked cards
+        nothing_stored_opens(arrangement, players)
+        snapshots = [p.snapshots for p in players]
+        where = players[0].conn.routes[players[0].token]
+        killed = arrangement.pid_at(where)
+        assert not any(p.ended for p in players)
+        arrangement.kill(killed)
+        await eventually(lambda: all(p.snapshots > n and p.sealed.ready for p, n in zip(players, snapshots,
+                                                                                       strict=True)) or None,
+                         "both streams back after the kill, the hand ready again")
+        assert {p.seat: p.sealed.dealt() for p in players} == cards
+        said += await play_hand(players, lambda: all(p.ended for p in players), called)
+        assert {s for s, a in said if a.type == "play"} == {0, 1}, said
+        assert all(not p.sealed.named and not p.sealed.refused for p in players), [
+            (p.sealed.named, p.sealed.refused) for p in players]
+        open_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
+        joined = await players[0].conn.join(open_id, "ana")
+        with pytest.raises(grpc.aio.AioRpcError) as step:  # a step of a sealed deal at a table that is not one
+            await players[0].conn.seal(joined.token, sealed_pb2.SealRequest(hand=1, pledge=sealed_pb2.SealPledge(
                 pledge=bytes(32))))
         assert step.value.code() is grpc.StatusCode.FAILED_PRECONDITION
         assert step.value.details() == "This table is not sealed: its cards are dealt by the server."
     finally:
         for reader in readers:
             reader.cancel()
-        await asyncio.gather(*(c.close() for c in conns))
+        await asyncio.gather(*(p.conn.close() for p in players))
+
+
+@pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Seal")
+async def test_a_bot_s_sealed_hand_plays_on_after_a_kill_with_the_host_s_secrets_from_the_store(
+    arrangement: Arrangement, tmp_path: Path,
+) -> None:
+    """ana and a bot at a sealed table, wherever it is served: the server makes the bot's part of the deal with
+    secrets of the host's, kept in the table's journal. The table's process is killed -9 once the deal is done; the
+    table comes back with the bot's secrets from the store (its cards the same, opened again by the host) and ana's
+    cards still closed to it, and the hand plays to its end with the bot's cards opened by their keys."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=1, turn_seconds=3600,
+                                options=SEALED)
+    ana = await sit_at(arrangement.lobby, table_id, "ana", tmp_path)
+    reader = asyncio.create_task(follow(ana))
+    try:
+        await eventually(lambda: len(ana.sealed.own_cards()) == 3 or None, "ana's three cards")
+        cards = ana.sealed.dealt()
+        nothing_stored_opens(arrangement, [ana])
+        snapshots = ana.snapshots
+        assert not ana.ended
+        bot = 1 - ana.seat
+        ledger = ana.sealed.mine.ledger  # type: ignore[union-attr]
+        before = list(ledger.played.values()).count(bot)
+        arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
+        await eventually(lambda: (ana.snapshots > snapshots and ana.sealed.ready) or None,
+                         "ana's stream back after the kill, the hand ready again")
+        assert ana.sealed.dealt() == cards
+        await play_hand([ana], lambda: ana.ended)
+        assert not ana.sealed.named and not ana.sealed.refused, (ana.sealed.named, ana.sealed.refused)
+        assert list(ledger.played.values()).count(bot) > before  # the bot's cards, opened by keys recalled
+    finally:
+        reader.cancel()
+        await ana.conn.close()
 
 
 def test_every_rpc_a_table_uses_is_in_the_matrix() -> None:

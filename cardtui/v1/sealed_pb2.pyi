@@ -442,6 +442,7 @@ class SealedHandNamed(_message.Message):
     PLEDGING_FIELD_NUMBER: _builtins.int
     BOXES_FIELD_NUMBER: _builtins.int
     ENVIDO_UNSUITED_FIELD_NUMBER: _builtins.int
+    HOSTS_FIELD_NUMBER: _builtins.int
     hand: _builtins.int
     """the table's hand number (SealRequest.hand, the history's `hand`)"""
     table: _builtins.str
@@ -473,6 +474,12 @@ class SealedHandNamed(_message.Message):
 
     @_builtins.property
     def boxes(self) -> _containers.RepeatedCompositeFieldContainer[Global___SealedPoint]: ...
+    @_builtins.property
+    def hosts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The host's seats (a bot's): the server makes their steps with secrets of its own, so their cards are the host's
+        to know. Every other seat's unplayed cards stay closed to the host as to anyone.
+        """
+
     def __init__(
         self,
         *,
@@ -489,10 +496,11 @@ class SealedHandNamed(_message.Message):
         pledging: _abc.Iterable[_builtins.int] | None = ...,
         boxes: _abc.Iterable[Global___SealedPoint] | None = ...,
         envido_unsuited: _builtins.str = ...,
+        hosts: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_onze", b"_onze", "onze", b"onze"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_onze", b"_onze", "boxes", b"boxes", "cards", b"cards", "dealer", b"dealer", "dealing", b"dealing", "envido_unsuited", b"envido_unsuited", "ferro", b"ferro", "game", b"game", "hand", b"hand", "onze", b"onze", "order", b"order", "pledging", b"pledging", "seats", b"seats", "table", b"table"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_onze", b"_onze", "boxes", b"boxes", "cards", b"cards", "dealer", b"dealer", "dealing", b"dealing", "envido_unsuited", b"envido_unsuited", "ferro", b"ferro", "game", b"game", "hand", b"hand", "hosts", b"hosts", "onze", b"onze", "order", b"order", "pledging", b"pledging", "seats", b"seats", "table", b"table"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__onze: _TypeAlias = _typing.Literal["onze"]  # noqa: Y015
     _WhichOneofArgType__onze: _TypeAlias = _typing.Literal["_onze", b"_onze"]  # noqa: Y015

@@ -11,6 +11,8 @@ deck). Nothing here knows a rule: every number comes from the event or the view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from google.protobuf.message import Message
 from rich.text import Text
 
@@ -18,7 +20,9 @@ from cardtui.client.cards import card_text, cards_text
 from cardtui.client.models import TableModel
 from cardtui.client.words import Said, family_words, fmt, line, who
 from cardtui.i18n import N_, _, ngettext
-from cardtui.v1 import common_pb2, truco_pb2
+from cardtui.sealed.envelopes import seal_code
+from cardtui.sealed.group import decode
+from cardtui.v1 import common_pb2, sealed_pb2, truco_pb2
 
 PAULISTA = "truco_paulista"
 ARGENTINO = "truco_argentino"
@@ -362,5 +366,45 @@ def points_text(model: TableModel, points: list[int]) -> Text:
     return out
 
 
+def seal_code_words(boxes: Sequence[sealed_pb2.SealedPoint]) -> str:
+    """The seal code of the box points this client was given (docs/deal.md §S8), and what to do with it."""
+    try:
+        code = seal_code({b.seat: decode(bytes(b.point)) for b in boxes})
+    except ValueError:  # a point that is none: the client's ledger names it
+        return ""
+    return _("Seal code: {code}. Compare it aloud with everyone at the table: a code that differs means the host "
+             "handed someone a sealing key of its own.").format(code=code)
+
+
+def sealed_words(name: str, body: Message, model: TableModel) -> Said | None:
+    """A sealed truco hand's events (``Event.sealed``): the deal's first says whose seats are the host's (a bot's,
+    whose cards the host knows) and that every other hand stays closed; the seal code is said as soon as every box
+    point is known (``seal_code_words``); a seat named for a cheat is said. The steps of the deal and the keys of a
+    card played say nothing of their own: the truco events say the play."""
+    if isinstance(body, sealed_pb2.SealedHandNamed):
+        hosts = list(body.hosts)
+        if not hosts:
+            said = Text(_("Sealed deal: every hand stays closed to everyone, the host included, until it is played "
+                          "or shown."))
+        else:
+            seats = Text(", ").join(who(model, seat) for seat in hosts)
+            template = ngettext(
+                "Sealed deal: the bot {seats} plays the host's seat, so the host knows its cards; every other hand "
+                "stays closed to everyone, the host included, until it is played or shown.",
+                "Sealed deal: the bots {seats} play the host's seats, so the host knows their cards; every other "
+                "hand stays closed to everyone, the host included, until it is played or shown.", len(hosts))
+            said = fmt(template, seats=seats)
+        code = seal_code_words(body.boxes) if not body.pledging else ""
+        return Said(line(said, " ", code) if code else said, "dim")
+    if isinstance(body, sealed_pb2.SealedBoxes):
+        code = seal_code_words(body.boxes)
+        return Said(Text(code), "bold") if code else None
+    if isinstance(body, sealed_pb2.SealedCheat):
+        return Said(fmt(_("{name} is named for a cheat ({detail}): the hand is void."), name=who(model, body.seat),
+                        detail=body.detail), "bold red")
+    return None
+
+
 family_words("truco", truco_words)
+family_words("sealed", sealed_words)
 

@@ -639,6 +639,9 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         async with self.building:
             self.dismiss(result)
 
+    PARTS = ("#game", "#seats", "#bots", "#options", "#levels")
+    """The fields a build reads or fills."""
+
     def rebuild(self, *, options: bool) -> None:
         """The game's options (``options``) and the bots' levels built again for a change, beside the screen, not
         in its handler: on a slow host a build takes seconds, and a handler awaiting it holds every message of the
@@ -651,9 +654,10 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
                     await self._build_options()
                 await self._build_levels()
             except NoMatches:
-                if self.query("#options") and self.query("#levels"):
+                if all(self.query(part) for part in self.PARTS):
                     raise  # the form is whole: the build's own fault
-                # else the form was taken down under the build (the app quitting): nothing left to build
+                # else the form was being taken down under the build (the app quitting, its fields removed one
+                # after another): nothing left to build
 
         self.rebuilds = [w for w in self.rebuilds if not w.is_finished]
         self.rebuilds.append(self.run_worker(build(), group="rebuild"))

@@ -15,13 +15,14 @@ void. A step out of its turn is refused (``FailedPrecondition``) and changes not
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardtui.engine.cards import Card
-from cardtui.engine.core import EventBody
+from cardtui.engine.core import Action, EventBody
 from cardtui.engine.history import action_entry, action_of
 from cardtui.engine.records import Audience, Event
 from cardtui.engine.sealed import Move, Sealed
@@ -34,6 +35,7 @@ from cardtui.sealed.ledger import Ledger, Opening
 from cardtui.sealed.plan import Dealing, Layout
 from cardtui.sealed.record import Recorder, apply_step, opening_step
 from cardtui.sealed.shuffle import answer_bytes
+from cardtui.server.actor.sealed_hosts import HostSeats
 from cardtui.server.base.errors import FailedPrecondition
 from cardtui.server.base.sealed_wire import Step
 
@@ -88,6 +90,7 @@ class SealedHandNamed(EventBody):
     pledging: tuple[int, ...]
     boxes: tuple[SealedPoint, ...]
     envido_unsuited: str
+    hosts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +190,9 @@ class InPlay:
     recorder: Recorder | None = None
     handed: set[tuple[int, int, str]] = field(default_factory=set)
     ready: bool = False
+    pledging: tuple[int, ...] = ()
+    hosts: tuple[int, ...] = ()
+    """The host's seats this hand (``server.actor.sealed_hosts``): a bot's."""
 
 
 class Sealing:
@@ -199,10 +205,17 @@ class Sealing:
         self.boxes: dict[int, Point] = {}
         """Each seat's box point for its person's stay here (pledged, then shown, before their first hand)."""
         self.hand: InPlay | None = None
+        self.hosts = HostSeats()
+        """The secrets of the host's own seats (a bot's), whose steps the server makes."""
+        self._hosting = False
 
     # -- the hand named ------------------------------------------------------------------------------------------
-    def begin(self, number: int) -> list[Event]:
-        """The events that name the hand just dealt (added to its deal's), with its record's first step."""
+    def begin(self, number: int, pledging: Sequence[int] | None = None, hosts: Sequence[int] | None = None
+              ) -> list[Event]:
+        """The events that name the hand just dealt (added to its deal's), with its record's first step.
+        ``pledging`` and ``hosts``: as the journal says (a restart), else as the table is seated now: a seat
+        whose holder is a bot with no person's client (a bot's seat, or one its person left) is the host's, with
+        a box point of the host's."""
         match = self.table.match
         assert match is not None
         sealed = match.sealed()
@@ -212,13 +225,30 @@ class Sealing:
         order = tuple((layout.first + i) % layout.seats for i in range(layout.seats))
         rules = self.table.rules
         hand = Hand(self.table.id, number, rules.name, order, PACKS[rules.pack(self.table.options)])
-        self.hand = InPlay(number, None, hand, layout)
-        pledging = tuple(s for s in range(layout.seats) if s not in self.boxes)
+        seats = range(layout.seats)
+        if hosts is None:
+            seating = self.table.seating
+            hosts = tuple(s for s in seats if seating[s].token is None and seating[s].botted)
+            for s in hosts:
+                if s not in self.hosts:  # a box of someone else's: the host shows one of its own
+                    self.seated(s)
+        if pledging is None:
+            pledging = tuple(s for s in seats if s not in self.boxes)
+        for s in pledging:
+            self.boxes.pop(s, None)
+        self.hand = InPlay(number, None, hand, layout, pledging=tuple(pledging), hosts=tuple(hosts))
         if not pledging:
             self._ledger()
         named = SealedHandNamed(number, hand.table, hand.game, order, hand.cards, deal.dealing, deal.seats, deal.dealer,
-                                deal.onze, deal.ferro, pledging, self._points(self.boxes), deal.envido_unsuited)
+                                deal.onze, deal.ferro, tuple(pledging), self._points(self.boxes), deal.envido_unsuited,
+                                tuple(hosts))
         return [Event(named)]
+
+    def named_step(self) -> dict[str, Any]:
+        """The journal's step for the hand just named (``begin``): who pledges, whose seats are the host's."""
+        assert self.hand is not None
+        return {"step": "named", "hand": self.hand.number, "pledging": list(self.hand.pledging),
+                "hosts": list(self.hand.hosts)}
 
     def _ledger(self) -> None:
         assert self.hand is not None
@@ -238,6 +268,7 @@ class Sealing:
         """Someone else holds ``seat`` now: their box is theirs to pledge before their first hand."""
         self.pledges.pop(seat, None)
         self.boxes.pop(seat, None)
+        self.hosts.let_go(seat)
 
     @property
     def waits(self) -> bool:
@@ -272,10 +303,80 @@ class Sealing:
         except ValueError as error:
             raise FailedPrecondition("That step is not yours to make now: {why}.", why=str(error)) from None
         if not held.ready and ledger.awaited() is None and not ledger.owed() and self._proven(ledger):
+            try:
+                self._learn(held, ledger)
+            except Cheat as cheat:  # an envelope sealed for a host's seat that does not open
+                self.table.sealed_changed(events, steps)
+                self._named(cheat)
+                return
             held.ready = True
             events.append(Event(SealedReady(number)))
             steps.append(("sealed", None, {"step": "ready"}))
         self.table.sealed_changed(events, steps)
+
+    # -- the host's own seats (``server.actor.sealed_hosts``) ----------------------------------------------------
+    def _learn(self, held: InPlay, ledger: Ledger) -> None:
+        """The deal is done: the host opens its own seats' cards and the engine knows them (its bots play them)."""
+        match = self.table.match
+        sealed = match.sealed() if match is not None else None
+        if sealed is None:
+            return
+        for seat in held.hosts:
+            mine = self.hosts.hand(seat, held.hand, ledger)
+            opened = [mine.card(place) for place in ledger.holdings[seat]]
+            sealed.learn(seat, tuple(Card.parse(card) for card in opened if card is not None))
+
+    def hosts_act(self) -> None:
+        """The steps the host's seats owe now, each made and taken as a person's would be (after the hand is
+        named, after each step of anyone's, after a restart)."""
+        held = self.hand
+        if self._hosting or held is None or not held.hosts or held.ready:
+            return
+        self._hosting = True
+        try:
+            fresh = [s for s in held.hosts if s not in self.hosts or self.hosts.seats[s].number != held.number]
+            for seat, data in self.hosts.deal(held.hosts, held.number, fresh):
+                self.note([], ("sealed", seat, data))
+            while self.hand is held and not held.ready:
+                seats = range(held.layout.seats)
+                try:
+                    due = self.hosts.due(self.pledges, self.boxes, all(s in self.pledges or s in self.boxes
+                                                                        for s in seats), held.hand, held.ledger)
+                except Cheat as cheat:  # an envelope sealed for a host's seat that does not open
+                    self._named(cheat)
+                    return
+                if due is None:
+                    return
+                seat, step = due
+                self.take(seat, held.number, step)
+        finally:
+            self._hosting = False
+
+    def host_move(self, seat: int, action: Action) -> bool:
+        """A bot's move at a host's seat: a card it plays or shows goes out with its keys (``take``), as a
+        person's would; False for any other move (made as at any table)."""
+        held, match = self.hand, self.table.match
+        if held is None or seat not in held.hosts or held.ledger is None or match is None:
+            return False
+        sealed = match.sealed()
+        move = sealed.move(action) if sealed is not None else None
+        if move is None:
+            return False
+        mine = self.hosts.hand(seat, held.hand, held.ledger)
+        ledger = held.ledger
+
+        def place(card: Card, played: bool = False) -> int:
+            return next(p for p in ledger.holdings[seat]
+                        if mine.card(p) == str(card) and (played or p not in ledger.played))
+
+        if move is Move.PLAY:
+            step = Step("play", openings=(mine.opening(place(action.cards[0])),))
+        elif move is Move.SHOW:
+            step = Step("show", openings=tuple(mine.opening(place(c, played=True)) for c in action.cards))
+        else:
+            step = Step("down", place=next(p for p in ledger.holdings[seat] if p not in ledger.played))
+        self.take(seat, held.number, step)
+        return True
 
     def _box(self, held: InPlay, seat: int, step: Step) -> None:
         seats = range(held.layout.seats)
@@ -436,7 +537,10 @@ class Sealing:
         what = data.get("step")
         if what == "named":
             number = int(data["hand"])
-            self.begin(number)
+            self.begin(number, data.get("pledging"), data.get("hosts", ()))
+        elif what == "host":
+            assert seat is not None
+            self.hosts.recall(seat, dict(data))
         elif what == "pledge":
             assert seat is not None
             self.pledges[seat] = bytes.fromhex(data["pledge"])
@@ -448,6 +552,9 @@ class Sealing:
                 self._ledger()
         elif what == "ready":
             if self.hand is not None:
+                if self.hand.ledger is not None:
+                    with contextlib.suppress(Cheat):  # (named when it happened: the next step says so)
+                        self._learn(self.hand, self.hand.ledger)
                 self.hand.ready = True
         elif self.hand is not None and self.hand.ledger is not None and self.hand.recorder is not None:
             if what == "cheat":

@@ -414,6 +414,8 @@ class Table:
                 self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
         else:
             self.dealing.start()
+            if self.sealed is not None:
+                self.sealed.hosts_act()  # a step of the host's seats not made before the stop
             self._schedule()
 
     def _recall_seat(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool:
@@ -516,7 +518,8 @@ class Table:
         self._present(awaited)
         if self.sealed is not None:
             events = [*events, *self.sealed.begin(cut.hand)]
-            self._changed([*committed, *events], step, ("sealed", None, {"step": "named", "hand": cut.hand}))
+            self._changed([*committed, *events], step, ("sealed", None, self.sealed.named_step()))
+            self.sealed.hosts_act()  # the host's seats (a bot's) make their steps at once
             return
         self._changed([*committed, *events], step)
 
@@ -549,6 +552,7 @@ class Table:
         if self.sealed is None or self.match is None:
             raise FailedPrecondition("This table is not sealed: its cards are dealt by the server.")
         self.sealed.take(seat, hand, step)
+        self.sealed.hosts_act()  # what the step made due of the host's seats
         self.back(seat)
         return self.seq
 
@@ -559,7 +563,8 @@ class Table:
             events = self.match.apply(seat, action)
         except IllegalAction as e:
             raise FailedPrecondition(e.template or str(e), **e.args_) from None
-        self._played(seat)
+        if not self.seating[seat].bot:  # (a bot's seat is the host's: nobody's match to claim)
+            self._played(seat)
         return events
 
     def sealed_changed(self, events: list[Event], steps: Sequence[Step]) -> None:

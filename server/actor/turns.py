@@ -205,6 +205,8 @@ class Turns:
                 action = match.bot_action(seat, table.rng, self._level(seat))
             if match.timeout_ms() is not None and action == match.default_action(seat):
                 continue  # in a window a bot says nothing: the window's time passes for it
+            if table.sealed is not None and table.sealed.host_move(seat, action):
+                return  # a card of the host's seat at a sealed table: it went out with its keys
             try:
                 events = match.apply(seat, action)
             except IllegalAction:

@@ -252,21 +252,14 @@ class Room:
         self.seats(table)
         return table
 
-    def _sealed_ok(self, game: str, bots: int) -> None:
-        """A sealed table is dealt where its server relays the seats' deal: refused, naming what is missing,
-        everywhere else (docs/fairness.md, "Sealed tables")."""
-        if self.store.owners.shared:
-            raise InvalidArgument("This server cannot deal a sealed table: sealed deals are relayed by a server "
-                                  "of one process with its own store (cardtui serve --workers 1, SQLite), not yet "
-                                  "by table workers or hosts sharing PostgreSQL.")
+    def _sealed_ok(self, game: str) -> None:
+        """A sealed table of a game whose hands are not relayed sealed yet: refused, naming the games that are
+        (docs/fairness.md, "Sealed tables"). Every arrangement relays one, and a bot's part is the server's."""
         if not GAMES[game].sealed_dealt:
             raise InvalidArgument("A sealed table of {game} is not dealt yet: the steps of its hand that move "
                                   "hidden cards are not relayed sealed. Sealed tables are dealt at: {games}.",
                                   game=GAMES[game].title,
                                   games=", ".join(rules.title for rules in GAMES.values() if rules.sealed_dealt))
-        if bots:
-            raise InvalidArgument("A sealed table seats people only for now: a bot's seat is the host's, and this "
-                                  "server does not yet make a bot's part of the sealed deal. Ask for 0 bots.")
 
     def config(self, request: TableRequest) -> TableConfig:
         """A table's settings, each field checked against ``CreateTableRequest``'s bounds (lobby.proto)."""
@@ -312,7 +305,7 @@ class Room:
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
         if checked.get("sealed"):
-            self._sealed_ok(game, bots)
+            self._sealed_ok(game)
         levels = seat_levels(rules, seats, bots, request.bot_levels)
         return TableConfig(
             game=game,

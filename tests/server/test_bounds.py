@@ -148,20 +148,19 @@ def option_cases(spec: lobby_pb2.OptionSpec) -> tuple[list[common_pb2.OptionValu
 async def test_a_sealed_table_is_refused_where_it_is_not_dealt_yet_and_nothing_is_made(
     lobby: lobby_pb2_grpc.LobbyStub,
 ) -> None:
-    """Both trucos offer the option (the engine plays a sealed hand); this server of one process relays a sealed
-    deal of truco argentino between people, and says what is missing for the rest rather than open a table nobody
-    could be dealt at (workers and PostgreSQL hosts: tests/test_matrix.py)."""
+    """Both trucos offer the option (the engine plays a sealed hand); the server relays a sealed deal of truco
+    argentino, with bots or without (in every arrangement: tests/test_matrix.py), and says what is missing for truco
+    paulista rather than open a table nobody could be dealt at."""
     sealed = {"sealed": common_pb2.OptionValue(flag=True)}
     before = await lobby.ListTables(lobby_pb2.ListTablesRequest())
     said = await refusal(lobby, game="truco_paulista", seats=4, options=sealed)
     assert said == ("A sealed table of Truco paulista is not dealt yet: the steps of its hand that move hidden "
                     "cards are not relayed sealed. Sealed tables are dealt at: Truco argentino.")
-    said = await refusal(lobby, game="truco_argentino", seats=2, bots=1, options=sealed)
-    assert said == ("A sealed table seats people only for now: a bot's seat is the host's, and this server does not "
-                    "yet make a bot's part of the sealed deal. Ask for 0 bots.")
     after = await lobby.ListTables(lobby_pb2.ListTablesRequest())
     assert len(after.tables) == len(before.tables)
     made = await accepted(lobby, game="truco_argentino", seats=2, options=sealed)
+    assert made.table.id
+    made = await accepted(lobby, game="truco_argentino", seats=4, bots=3, options=sealed)  # the bots: the host's
     assert made.table.id
     off = {"sealed": common_pb2.OptionValue(flag=False)}
     made = await accepted(lobby, game="truco_argentino", seats=2, options=off)

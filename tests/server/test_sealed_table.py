@@ -6,33 +6,32 @@ same choices. Before any card is played, nothing the host holds (its store, the 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from pathlib import Path
 
-import grpc
 import pytest
 import pytest_asyncio
 
 from cardtui.client.connection import Connection
-from cardtui.client.fairness import FairDeals
-from cardtui.client.models import action_name
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.core import SeatInfo
 from cardtui.engine.truco.argentino.game import GAME as ARGENTINO
-from cardtui.engine.truco.envido import Unsuited, envido
 from cardtui.sealed import shuffle
-from cardtui.sealed.group import scalar_bytes
+from cardtui.sealed.deck import SeatSecrets
+from cardtui.sealed.envelopes import open_envelope
+from cardtui.sealed.group import mul, product, scalar_bytes
 from cardtui.sealed.record import replay
+from cardtui.sealed.seat import SeatHand
 from cardtui.server.app import Running, start
-from cardtui.server.base import wire
-from cardtui.v1 import common_pb2, lobby_pb2, sealed_pb2, table_pb2
+from cardtui.v1 import common_pb2, table_pb2
 from tests.conftest import create
-from tests.waiting import LOOK, eventually, eventually_async
+from tests.sealed_play import Choice, Player, follow, play_hand, sit_at
+from tests.waiting import eventually
 
 SEALED = {"sealed": common_pb2.OptionValue(flag=True)}
 
@@ -53,109 +52,8 @@ async def one_process(tmp_path: Path) -> AsyncIterator[Running]:
         await running.stop(grace=0.2)
 
 
-@dataclass
-class Player:
-    """A person at the table: a real connection, their sealed seat, what they last saw and what they did."""
-
-    name: str
-    conn: Connection
-    token: str
-    seat: int
-    sealed: SealedSeat
-    view: table_pb2.View | None = None
-    seq: int = 0
-    ended: bool = False
-    events: list[str] = field(default_factory=list)
-
-
 async def sit(running: Running, table_id: str, name: str, root: Path) -> Player:
-    conn = Connection.open(f"127.0.0.1:{running.port}")
-    joined = await conn.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=name))
-    return Player(name, conn, joined.token, joined.seat, SealedSeat(conn.target, SealedKeys(root / name)))
-
-
-async def follow(player: Player) -> None:
-    async for msg in player.conn.follow(player.token, fair=FairDeals(), sealed=player.sealed):  # (it cuts too)
-        if msg.HasField("snapshot"):
-            player.view = msg.snapshot.view
-        elif msg.HasField("update"):
-            for event in msg.update.events:
-                name = event.WhichOneof("body") or ""
-                player.events.append(name if name != "sealed" else event.sealed.WhichOneof("body") or "")
-                player.ended = player.ended or name == "hand_ended"
-            if msg.update.HasField("view"):
-                player.view = msg.update.view
-        player.seq = max(player.seq, msg.seq)
-
-
-Choice = tuple[int, Action]
-
-
-def choose(player: Player, called: list[bool]) -> tuple[Action | None, sealed_pb2.SealRequest | None]:
-    """A fixed way to play: the first seat to speak calls envido once, it is wanted, each says its count, every
-    card is played in the order dealt, the claim is shown; nothing else is said."""
-    assert player.view is not None
-    legal = {action_name(a): wire.action_of(a) for a in player.view.legal}
-    own = player.sealed.own_cards()
-    if "envido" in legal and not called[0]:
-        called[0] = True
-        return legal["envido"], None
-    if "quiero" in legal:
-        return legal["quiero"], None
-    if "announce" in legal or "son_buenas" in legal:  # one's true count if it takes the lead, else son buenas
-        count, _ = envido([Card.parse(c) for c in player.sealed.dealt()], Unsuited(player.sealed.unsuited))
-        offered = [wire.action_of(a) for a in player.view.legal if action_name(a) == "announce"]
-        return next((a for a in offered if a.amount == count), None) or legal["son_buenas"], None
-    if "show" in legal:
-        dealt = [Card.parse(c) for c in player.sealed.dealt()]
-        _, cards = envido(dealt, Unsuited(player.sealed.unsuited))
-        return Action("show", cards=cards), player.sealed.showing([str(c) for c in cards])
-    if "play" in legal and own:
-        card = own[min(own)]
-        return Action("play", cards=(Card.parse(card),)), player.sealed.opening(card)
-    return None, None
-
-
-async def play_hand(players: list[Player], done: Callable[[], bool]) -> list[Choice]:
-    """Each seat acts when the table waits on it, until ``done``; every choice, as the open table would take it."""
-    said: list[Choice] = []
-    called = [False]
-    acted: set[tuple[int, int]] = set()
-
-    async def turn() -> bool:
-        for p in players:
-            view = p.view
-            if view is None or p.seat not in view.to_act or not view.legal or (p.seat, p.seq) in acted:
-                continue
-            action, step = choose(p, called)
-            if action is None:
-                continue
-            acted.add((p.seat, p.seq))
-            try:
-                if step is not None:
-                    await p.conn.seal(p.token, step)
-                else:
-                    await p.conn.act(p.token, wire.action_message(action), p.seq)
-            except grpc.aio.AioRpcError as err:
-                assert err.code() is grpc.StatusCode.FAILED_PRECONDITION, err.details()
-                continue  # a stale view: look again
-            said.append((p.seat, action))
-            return True
-        return False
-
-    async def moved() -> bool:
-        if not await turn():
-            await asyncio.sleep(LOOK)  # nothing to do until the stream says more
-        return done()
-
-    try:
-        await eventually_async(moved, "the hand's end", patience=30)
-    except AssertionError:
-        raise AssertionError("the hand never ended: " + "; ".join(
-            f"{p.name} to act {list(p.view.to_act) if p.view else None}, may "
-            f"{[action_name(a) for a in p.view.legal] if p.view else None}, holds {p.sealed.own_cards()}, "
-            f"refused {p.sealed.refused}, named {p.sealed.named}" for p in players) + f"; said {said}") from None
-    return said
+    return await sit_at(f"127.0.0.1:{running.port}", table_id, name, root)
 
 
 def open_table(dealer: int, dealt: dict[int, list[str]], said: list[Choice]) -> list[int]:
@@ -367,4 +265,135 @@ async def test_the_next_hand_is_sealed_again_with_the_boxes_already_shown(tmp_pa
             r.cancel()
         for p in players:
             await p.conn.close()
+        await running.stop(grace=0.1)
+
+
+def host_opens(running: Running, table_id: str, db: Path, person: Player) -> dict[int, str]:
+    """The host's attack on the unplayed cards with everything it holds: its store (every row), the table's
+    ledger, the secrets of its own seats (the bots'), every key sealed for them. Returns what it opened, by place
+    (the mark: none of ``person``'s, and, as a check of the attack itself, every card of the host's own seats),
+    having checked that none of the person's secrets is in its bytes."""
+    table = running.room.tables[table_id]
+    sealing = table.sealed
+    assert sealing is not None and sealing.hand is not None and sealing.hand.ledger is not None
+    ledger, hand = sealing.hand.ledger, sealing.hand.hand
+    mine = person.sealed.mine
+    assert mine is not None
+    unplayed = [p for p in ledger.holdings[person.seat] if p not in ledger.played]
+    held = (store_text(db) + repr(ledger.envelopes) + repr(ledger.locks) + repr(ledger.relocks)
+            + repr(sealing.hosts.seats)).lower()
+    for secret in (mine.secrets.secret, mine.box.secret, *(scalar_bytes(mine.secrets.card_key(p)) for p in unplayed)):
+        assert secret.hex() not in held
+    keys: dict[tuple[int, int], int] = {}
+    for seat, host_seat in sealing.hosts.seats.items():
+        bot = SeatHand(SeatSecrets(host_seat.secret, seat, hand), host_seat.box, ledger)
+        keys.update({(seat, p): bot.secrets.card_key(p) for p in range(len(hand.cards))})
+        for (sender, recipient, _), envelope in ledger.envelopes.items():  # every envelope a host's box opens
+            other = ledger.boxes[sender if recipient == seat else recipient]
+            if seat in (sender, recipient):
+                keys.update(open_envelope(host_seat.box, other, envelope, hand.digest))
+    assert not any((person.seat, p) in keys for p in unplayed)
+    opened = {}
+    for seat in range(ledger.layout.seats):
+        for place in ledger.holdings[seat]:
+            if place in ledger.played:
+                continue
+            point = mul(ledger.sealed.cards[place], product(keys[s, place] for s in hand.order if (s, place) in keys))
+            card = hand.card(point)
+            if card is not None:
+                opened[place] = card
+    return opened
+
+
+HANDS = 3
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+async def test_a_person_and_bots_play_whole_sealed_hands_and_the_host_opens_none_of_the_person_s_cards(
+    tmp_path: Path, seats: int,
+) -> None:
+    """A sealed table of one person and bots: the server makes the bots' part of every deal (their seats are the
+    host's, and each hand's first event says whose), the bots play their cards as at any table, and whole hands are
+    played. At each deal, the host's attack on the person's unplayed cards with everything it holds opens none."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=1.0)
+    table_id = await create(running, game="truco_argentino", seats=seats, bots=seats - 1, turn_seconds=600,
+                            options=SEALED)
+    ana = await sit(running, table_id, "ana", tmp_path)
+    reader = asyncio.create_task(follow(ana))
+    attacked: set[int] = set()
+    bots = sorted(set(range(seats)) - {ana.seat})
+
+    def attack_then_done() -> bool:
+        """At each hand the host and ana's client both hold ready: the host's attack (before its end)."""
+        sealing = running.room.tables[table_id].sealed
+        assert sealing is not None
+        held = sealing.hand
+        if (held is not None and held.ready and held.ledger is not None and held.number not in attacked
+                and ana.sealed.ready and ana.sealed.number == held.number):
+            attacked.add(held.number)
+            assert sorted(held.hosts) == bots
+            opened = host_opens(running, table_id, tmp_path / "store.db", ana)
+            holdings, played = held.ledger.holdings, held.ledger.played
+            assert not set(opened) & set(holdings[ana.seat])  # none of ana's: the mark
+            assert set(opened) == {p for s in bots for p in holdings[s] if p not in played}  # every bot's unplayed
+        return ana.events.count("hand_ended") >= HANDS or ana.events.count("match_ended") > len(again)
+
+    again: list[int] = []
+
+    try:
+        while ana.events.count("hand_ended") < HANDS:
+            await play_hand([ana], attack_then_done)
+            if ana.events.count("match_ended") > len(again):  # (a falta envido wanted ends a match at once)
+                again.append(ana.events.count("hand_ended"))
+                await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SAME)
+        assert len(attacked) >= HANDS - 1, attacked
+        assert not ana.sealed.named and not ana.sealed.refused, (ana.sealed.named, ana.sealed.refused)
+        records = [json.loads(r) for (r,) in sqlite3.connect(tmp_path / "store.db").execute(
+            "SELECT record FROM hands WHERE table_id = ?", (table_id,))]
+        assert len(records) >= HANDS and all(replay(r["sealed"]).cheat is None for r in records)
+        plays = {s["seat"] for r in records for s in r["sealed"]["steps"] if s["step"] == "play"}
+        assert plays == set(range(seats))  # every bot played its cards, opened with their keys
+    finally:
+        reader.cancel()
+        await ana.conn.close()
+        await running.stop(grace=0.1)
+
+
+async def test_a_bot_s_sealed_hand_resumes_after_the_server_restarts_with_the_host_s_secrets_from_its_journal(
+    tmp_path: Path,
+) -> None:
+    """A person and a bot, the server stopped mid-hand and started again on the same store: the bot's secrets come
+    back from the table's journal (they are the host's), the engine knows the bot's same cards again, and the hand
+    plays to its end with no cheat named."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = tmp_path / "store.db"
+    running = await start("127.0.0.1", port, db, bot_delay=0.01, next_hand_delay=60.0, cut_window=1.0)
+    ana: Player | None = None
+    reader: asyncio.Task[None] | None = None
+    try:
+        table_id = await create(running, game="truco_argentino", seats=2, bots=1, turn_seconds=600, options=SEALED)
+        ana = await sit(running, table_id, "ana", tmp_path)
+        reader = asyncio.create_task(follow(ana))
+        await eventually(lambda: len(ana.sealed.own_cards()) == 3 or None, "ana's cards")  # type: ignore[union-attr]
+        bot = 1 - ana.seat
+        before = running.room.tables[table_id].match.state.dealt[bot]  # type: ignore[union-attr]
+        assert len(before) == 3
+        await running.stop(grace=0.1)
+        running = await start("127.0.0.1", port, db, bot_delay=0.01, next_hand_delay=60.0, cut_window=1.0)
+        table = running.room.tables[table_id]
+        assert table.sealed is not None and table.sealed.hand is not None and table.sealed.hand.ready
+        state = table.match.state  # type: ignore[union-attr]
+        assert state.dealt[bot] == before and not state.known[ana.seat]  # the bot's cards known again, ana's not
+        await play_hand([ana], lambda: ana.ended)  # type: ignore[union-attr]
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None and replay(history["sealed"]).cheat is None
+        assert not ana.sealed.named and not ana.sealed.refused
+    finally:
+        if reader is not None:
+            reader.cancel()
+        if ana is not None:
+            await ana.conn.close()
         await running.stop(grace=0.1)

@@ -12,6 +12,7 @@ off, which a quick count leaves out), and what the hand leaves is valued in matc
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,6 +43,12 @@ def _chinchon(cards: Sequence[Card], m: Melder) -> bool:
     return places == list(range(places[0], places[0] + 7))
 
 
+@functools.lru_cache(maxsize=256)
+def _alone(m: Melder, card: Card) -> int:
+    """What ``card`` counts outside melds, as ``m`` counts it."""
+    return m.deadwood((card,))
+
+
 @dataclass
 class End:
     """How a hand played out ended: who closed and with what (None: nobody, within ``LONGEST`` turns)."""
@@ -66,18 +73,36 @@ class Rollout:
         self.limit = limit
         self.first_round = first
         self.turns = {s: 1 for s in order}
+        self.left: dict[int, int] = {}
+        """What each seat's hand counts as its last throw left it (unchanged until its next draw)."""
+        self.ready: tuple[Card, int] | None = None
+        """``least`` of the hand a draw from the pile just made, as the draw worked it out to take it."""
 
     def points(self, cards: Sequence[Card]) -> int:
         return self.m.deadwood(cards)
 
     def least(self, hand: Sequence[Card]) -> tuple[Card, int]:
-        """The discard that leaves the fewest points, the highest card of equals (a joker last)."""
+        """The discard that leaves the fewest points, the highest card of equals (a joker last).
+
+        Exact, with few searches: a card the hand's best arrangement leaves loose is thrown keeping every meld, so
+        what is left counts the hand's points less the card's own; a card in a meld leaves at least that (no
+        arrangement of fewer cards melds more), so it is searched without it only where that floor could beat the
+        best loose card."""
         best: tuple[Card, int] | None = None
-        pts = self.m.rules.points
+        m = self.m
+        pts = m.rules.points
+        _, loose = m.arrange(hand)
+        whole = sum(_alone(m, c) for c in loose)  # (``Melder.deadwood``: what the loose cards count)
+        floor = min((whole - _alone(m, c) for c in loose), default=None)
         for c in sorted(set(hand), key=lambda c: (c is JOKER, -pts[c.rank], index(c))):
-            rest = list(hand)
-            rest.remove(c)
-            p = self.points(rest)
+            if c in loose:
+                p = whole - _alone(m, c)
+            elif floor is not None and whole - _alone(m, c) > floor:
+                continue  # leaves more than a loose card's throw: never the least
+            else:
+                rest = list(hand)
+                rest.remove(c)
+                p = self.points(rest)
             if best is None or p < best[1]:
                 best = (c, p)
         assert best is not None
@@ -85,8 +110,13 @@ class Rollout:
 
     def draw(self, seat: int, pile: bool | None = None) -> None:
         hand = self.hands[seat]
+        self.ready = None
         if pile is None:
-            pile = bool(self.pile) and self.least([*hand, self.pile[-1]])[1] < self.points(hand)
+            taken = self.least([*hand, self.pile[-1]]) if self.pile else None
+            now = self.left.get(seat)
+            pile = taken is not None and taken[1] < (self.points(hand) if now is None else now)
+            if pile:
+                self.ready = taken  # the hand ``finish`` throws from is this one
         if pile and self.pile:
             hand.append(self.pile.pop())
         else:
@@ -103,11 +133,13 @@ class Rollout:
     def finish(self, seat: int) -> End | None:
         """After a draw: close if the rules allow it (the fewest points), else throw the card that leaves the
         fewest."""
-        card, left = self.least(self.hands[seat])
+        card, left = self.least(self.hands[seat]) if self.ready is None else self.ready
+        self.ready = None
         self.hands[seat].remove(card)
         if left <= self.limit and (self.first_round or self.turns[seat] > 1):
             return self.count(seat)
         self.pile.append(card)
+        self.left[seat] = left
         return None
 
     def count(self, closer: int) -> End:
