@@ -163,6 +163,26 @@ def test_a_strong_envido_calls_falta_envido() -> None:
         assert action.type in ("falta_envido", "real_envido"), level
 
 
+@pytest.mark.parametrize(("scores", "word"), [((20, 29), "falta_envido"), ((29, 28), "falta_envido"),
+                                              ((28, 29), "truco")])
+def test_hard_takes_a_call_at_the_end_that_a_refusal_cannot_better(scores: tuple[int, int], word: str) -> None:
+    # On nothing (an envido of 6, the worst cards): at 20-29 and 28-29 a refusal gives the others the match; at
+    # 29-28 a falta is worth 1, so a refusal gives them what losing it would (29-29) and acceptance may win.
+    st = argentino(scores=scores, s0="4c 5o 6b", s1="1e 7o 3c")
+    ARG.apply(st, 1, Action(word))
+    for seed in range(3):
+        assert decide(ARG, st, 0, LEVELS["truco_argentino"]["hard"], seed).type not in ("no_quiero", "mazo"), seed
+
+
+def test_hard_refuses_a_truco_at_29_28_that_accepted_would_hand_over_the_match() -> None:
+    # Hard on 29, the others on 28, hard holding the worst cards: accepted, the truco's 2 give them the match;
+    # refused, 29-29.
+    st = argentino(scores=(29, 28), s0="4c 5o 6b", s1="1e 7o 3c")
+    ARG.apply(st, 1, Action("truco"))
+    for seed in range(3):
+        assert decide(ARG, st, 0, LEVELS["truco_argentino"]["hard"], seed).type == "no_quiero", seed
+
+
 def test_a_hopeless_hand_bluffs_now_and_then() -> None:
     for level in ALL:
         pau = {decide(PAU, paulista(seed=s, s1="4H 5D 6S"), 1, LEVELS["truco_paulista"][level], s).type
