@@ -639,8 +639,8 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         async with self.building:
             self.dismiss(result)
 
-    PARTS = ("#game", "#seats", "#bots", "#options", "#levels")
-    """The fields a build reads or fills."""
+    PARTS = ("#game", "#seats", "#bots", "#options", "#levels", "#create-error")
+    """The fields a build reads or fills (and where it says what went wrong)."""
 
     def rebuild(self, *, options: bool) -> None:
         """The game's options (``options``) and the bots' levels built again for a change, beside the screen, not
@@ -654,8 +654,9 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
                     await self._build_options()
                 await self._build_levels()
             except NoMatches:
-                if all(self.query(part) for part in self.PARTS):
-                    raise  # the form is whole: the build's own fault
+                if self.is_attached and not (self._closing or self._closed) and all(
+                        self.query(part) for part in self.PARTS):
+                    raise  # the form is whole and up: the build's own fault
                 # else the form was being taken down under the build (the app quitting, its fields removed one
                 # after another): nothing left to build
 

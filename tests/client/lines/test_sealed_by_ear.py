@@ -46,7 +46,7 @@ async def test_a_sealed_hand_by_ear_says_the_host_s_seat_and_the_seal_code(serve
     assert heard.said[code].startswith(f"Seal code: {seal_code(own.boxes)}. Compare it aloud"), heard.said[code]
     after, played = n, 0
     while not played:  # (a hand may end before her first card: a call refused, the deck gone to)
-        end = await player.play_until(lambda s: second(s) or s.startswith(over), turn, "a hand's result",
+        end = await player.play_until(lambda s: second(s) or over(s), turn, "a hand's result",
                                       after=after)
         history = server.store.hands.last_hand(table_id)
         assert history is not None, heard.said[n:end + 1]
