@@ -203,10 +203,6 @@ class SealedSeat:
             out.append(self._request("relock", relock=sealed_pb2.SealRelock(
                 deck=[encode(p) for p in deck], commitments=[encode(p) for p in commitments])))
         elif awaited is None and me not in ledger.shuffles and "proofs" not in self._sent:
-            if mine._relocked is None:  # after a restart: made again from the secret and the ledger's decks
-                index = ledger.hand.order.index(me)
-                before = ledger.relocks[index - 1].deck if index else ledger.locks[-1].deck
-                mine._relocked = (before, ledger.relocks[index].deck, ledger.relocks[index].commitments)
             envelopes = [sealed_pb2.SealedEnvelope(sender=e.sender, recipient=e.recipient, label=e.label,
                                                    sealed=e.sealed)
                          for e in mine.envelopes() if (e.sender, e.recipient, e.label) not in ledger.envelopes]

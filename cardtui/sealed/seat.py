@@ -52,8 +52,14 @@ class SeatHand:
         return deck, commitments
 
     def proofs(self) -> tuple[Proof, ...]:
+        """The proofs of this seat's relock: the one it made, or (after a restart, its secrets kept and its relock
+        already in the ledger) the ledger's record of it."""
         if self._relocked is None:
-            raise ValueError("no relock to prove")
+            index = self.ledger.hand.order.index(self.seat)
+            if index >= len(self.ledger.relocks):
+                raise ValueError("no relock to prove")
+            before = self.ledger.relocks[index - 1].deck if index else self.ledger.locks[-1].deck
+            self._relocked = (before, self.ledger.relocks[index].deck, self.ledger.relocks[index].commitments)
         return relock_proofs(self.secrets, *self._relocked)
 
     def envelopes(self) -> list[Envelope]:

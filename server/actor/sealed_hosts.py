@@ -120,10 +120,6 @@ class HostSeats:
             return seat, Step("relock", deck=deck, commitments=commitments)
         for seat in sorted(self.seats):
             mine = self.hand(seat, hand, ledger)
-            if mine._relocked is None:  # after a restart: made again from the secret and the ledger's decks
-                index = ledger.hand.order.index(seat)
-                before = ledger.relocks[index - 1].deck if index else ledger.locks[-1].deck
-                mine._relocked = (before, ledger.relocks[index].deck, ledger.relocks[index].commitments)
             owed = tuple(e for e in mine.envelopes() if (e.sender, e.recipient, e.label) not in ledger.envelopes)
             if owed:
                 return seat, Step("envelopes", envelopes=owed)
