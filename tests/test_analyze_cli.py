@@ -91,13 +91,17 @@ def test_analyze_refuses_what_is_not_a_finished_hand_with_a_sentence(tmp_path: P
 
 
 def test_a_long_file_shows_a_progress_bar(tmp_path: Path) -> None:
+    """Cacho's hands: the bar counts decisions whatever the game, and a Cacho decision is judged in a third of a
+    truco one's time (eight hands of two, 22 decisions: 3.4 s of CPU, where six hands of truco paulista at four,
+    27 decisions, took 10.6 s)."""
+
     class Tty(io.StringIO):
         def isatty(self) -> bool:
             return True
 
     path = tmp_path / "long.jsonl"
     with path.open("w", encoding="utf-8") as f:
-        simulate("truco_paulista", 4, 6, 11, {}, f)
+        simulate("cacho", 2, 8, 11, {}, f)
     out, err = io.StringIO(), Tty()
     assert analyze.run(str(path), None, None, True, 0, out, err) == 0
     total = sum(analysis.decisions(json.loads(line)) for line in path.read_text().splitlines())
