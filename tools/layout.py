@@ -71,7 +71,8 @@ def imported_alone(names: list[str]) -> dict[str, str]:
     from other packages (``textual.widgets``'s ``Footer``, say, which Textual loads when first read)
     is loaded once first and the processes forked from that one, which makes the check a matter of
     seconds: a module that imports only because another was imported first (a circle)
-    fails here as it does in a fresh interpreter."""
+    fails here as it does in a fresh interpreter. As many children run at once as there are cores
+    (one after another, the 330 modules took 99 s on a busy machine; two at a time, 77 s)."""
     import gc
     import importlib
     import os
@@ -93,7 +94,21 @@ def imported_alone(names: list[str]) -> dict[str, str]:
     # what was loaded out of the collector's sight: a child's collections walk only what its import makes
     gc.freeze()
     failed: dict[str, str] = {}
+    running: dict[int, tuple[str, int]] = {}
+    """Each child in flight: its module, and the pipe it writes its error to."""
+
+    def reap() -> None:
+        pid, status = os.wait()
+        name, read = running.pop(pid)
+        with os.fdopen(read, "rb") as pipe:
+            said = pipe.read().decode()
+        if status != 0:
+            failed[name] = said or f"exit status {status}"
+
+    # as many children at once as there are cores: each is one process importing, the parent only waits
     for name in names:
+        while len(running) >= (os.cpu_count() or 1):
+            reap()
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:
@@ -107,11 +122,9 @@ def imported_alone(names: list[str]) -> dict[str, str]:
                 code = 1
             os._exit(code)
         os.close(write)
-        with os.fdopen(read, "rb") as pipe:
-            said = pipe.read().decode()
-        _, status = os.waitpid(pid, 0)
-        if status != 0:
-            failed[name] = said or f"exit status {status}"
+        running[pid] = (name, read)
+    while running:
+        reap()
     return failed
 
 
