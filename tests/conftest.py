@@ -7,6 +7,7 @@ import atexit
 import contextlib
 import dataclasses
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -314,8 +315,59 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
     # The longest first: the workers take tests in this order, and a long one started last kept the whole
     # run waiting for it alone (a hand of Cacheta by taps, minutes on a busy machine, after everything else).
-    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") and item.get_closest_marker("slow")
-               else 1 if item.get_closest_marker("slow") else 2)
+    items[:] = longest_first(items, recorded_seconds())
+
+
+DURATIONS = Path(__file__).with_name("durations.txt")
+"""The slowest tests' seconds in a whole ``make test``: pytest's own ``--durations`` lines as a run printed them
+(``make test ARGS=--durations=60``, its list pasted here whole; a test's setup, call and teardown add up; other
+lines are comments)."""
+
+GUESSES = {"browser": 20.0, "slow": 5.0, "": 0.5}
+"""Seconds taken for a test the record does not name, by its marker: a browser's, another slow test, the rest (the
+record holds the slowest of a whole run, 24 s and more: the others are shorter, most of them far shorter)."""
+
+
+def recorded_seconds(text: str | None = None) -> dict[str, float]:
+    """Each test's seconds in the recorded run (``DURATIONS``, or ``text`` in its form), by node id without the
+    ``@group`` xdist adds to a grouped test's."""
+    if text is None:
+        text = DURATIONS.read_text(encoding="utf-8") if DURATIONS.exists() else ""
+    seconds: dict[str, float] = {}
+    for line in text.splitlines():
+        found = re.match(r"\s*(\d+(?:\.\d+)?)s\s+(?:setup|call|teardown)\s+(\S+)", line)
+        if found:
+            node = re.sub(r"@[^/:\[\]@]+$", "", found[2])
+            seconds[node] = seconds.get(node, 0.0) + float(found[1])
+    return seconds
+
+
+def _group(item: pytest.Item) -> str:
+    """The test's xdist group, named as xdist names it (its groups joined), or "" for none."""
+    names = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")}
+    return "_".join(sorted(names))
+
+
+def longest_first(items: list[pytest.Item], seconds: dict[str, float]) -> list[pytest.Item]:
+    """The tests in the order the workers should start them: the longest unit of work first, a group (``xdist_group``:
+    one worker runs all its tests, one after another) counted as the sum of its tests, each test as the record has it
+    (``seconds``), or as ``GUESSES`` guesses. xdist hands each free worker the next unit in this order
+    (``--dist loadgroup --no-loadscope-reorder``), so the run ends on short tests started late, not on a long one
+    started after everything else; a long group started last once kept four workers idle for minutes."""
+    def guess(item: pytest.Item) -> float:
+        group = _group(item)
+        node = item.nodeid.removesuffix(f"@{group}") if group else item.nodeid
+        if node in seconds:
+            return seconds[node]
+        kind = "browser" if item.get_closest_marker("browser") else "slow" if item.get_closest_marker("slow") else ""
+        return GUESSES[kind]
+
+    units: dict[str, float] = {}
+    for item in items:
+        unit = _group(item) or item.nodeid
+        units[unit] = units.get(unit, 0.0) + guess(item)
+    order = {item.nodeid: n for n, item in enumerate(items)}
+    return sorted(items, key=lambda item: (-units[_group(item) or item.nodeid], _group(item), order[item.nodeid]))
 
 
 @pytest.fixture(scope="session")
