@@ -104,9 +104,18 @@ def owned(patterns: tuple[str, ...], path: str) -> bool:
     return path in REGISTRIES or any(fnmatch(path, p) for p in patterns)
 
 
-def _oneof_names(tree: ast.AST) -> set[str]:
-    """Names given a proto oneof's value (``kind = view.WhichOneof("game")``) anywhere in the module."""
-    return {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and _is_oneof(node.value)
+def nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree``, in ``ast.walk``'s order: walked once for all a scan asks of a module (walking each
+    module three times took most of the scan's seconds)."""
+    every = [tree]
+    for node in every:  # (grows as it goes: each node's children after the nodes before them)
+        every.extend(ast.iter_child_nodes(node))
+    return every
+
+
+def _oneof_names(every: list[ast.AST]) -> set[str]:
+    """Names given a proto oneof's value (``kind = view.WhichOneof("game")``) anywhere in the module (``nodes``)."""
+    return {t.id for node in every if isinstance(node, ast.Assign) and _is_oneof(node.value)
             for t in node.targets if isinstance(t, ast.Name)}
 
 
@@ -114,10 +123,10 @@ def _is_oneof(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "WhichOneof"
 
 
-def _wire(tree: ast.AST, oneofs: set[str]) -> set[int]:
+def _wire(every: list[ast.AST], oneofs: set[str]) -> set[int]:
     """The ids of string constants that name a proto oneof's field: a family of messages, not a game."""
     out: set[int] = set()
-    for node in ast.walk(tree):
+    for node in every:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
                 "HasField", "WhichOneof", "ClearField"):
             out.update(id(n) for a in node.args for n in ast.walk(a))
@@ -130,9 +139,9 @@ def _wire(tree: ast.AST, oneofs: set[str]) -> set[int]:
 def places(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
     """(line, the game named) for each place in one module that names a game it does not own."""
     reg = reg or registries()
-    tree = ast.parse(source, path)
-    wire = _wire(tree, _oneof_names(tree))
-    for node in ast.walk(tree):
+    every = nodes(ast.parse(source, path))
+    wire = _wire(every, _oneof_names(every))
+    for node in every:
         named: list[str] = []
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in wire:
             named = [g for g in reg.games if node.value == g]
@@ -146,9 +155,9 @@ def places(source: str, path: str, reg: Registries | None = None) -> Iterator[tu
                 yield node.lineno, game
 
 
-def _imported(tree: ast.AST) -> Iterator[tuple[int, str]]:
+def _imported(every: list[ast.AST]) -> Iterator[tuple[int, str]]:
     """(line, module) for every module an import statement names (``from a import b``: ``a`` and ``a.b``)."""
-    for node in ast.walk(tree):
+    for node in every:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -176,14 +185,14 @@ def branches(source: str, path: str, reg: Registries | None = None) -> Iterator[
     mine = {f for f in families if owned(reg.families[f], path)}
     if any(fnmatch(path, s) for s in SHARED_FOLDERS):
         return  # an entry is one game's: it imports that game's family, and its own module says which
-    tree = ast.parse(source, path)
+    every = nodes(ast.parse(source, path))
     seen: set[tuple[int, str]] = set()
-    for line, module in _imported(tree):
+    for line, module in _imported(every):
         fam = _family_of_module(module, families)
         if fam is not None and fam not in mine:
             seen.add((line, fam))
-    oneofs = _oneof_names(tree)
-    for node in ast.walk(tree):
+    oneofs = _oneof_names(every)
+    for node in every:
         named: list[str] = []
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
                 "HasField", "WhichOneof", "ClearField"):

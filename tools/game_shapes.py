@@ -115,8 +115,16 @@ def _is_presence(node: ast.AST) -> bool:
 def _tests(tree: ast.AST) -> Iterator[tuple[ast.expr, list[ast.AST]]]:
     """(a test, what it guards) for every branch of a module; a presence test kept, returned or passed on (not a
     branch's test, nor an assert's) guards nothing."""
+    # One walk of the tree for every node and its parent (``ast.walk``'s order): a module's tree walked three times
+    # took most of the scan's seconds.
+    every: list[ast.AST] = [tree]
+    parents: dict[int, ast.AST] = {}
+    for node in every:  # (grows as it goes: each node's children after the nodes before them)
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+            every.append(child)
     within: set[int] = set()
-    for node in ast.walk(tree):
+    for node in every:
         if isinstance(node, (ast.If, ast.While)):
             yield node.test, [node.test, *node.body, *node.orelse]
         elif isinstance(node, ast.IfExp):
@@ -130,8 +138,7 @@ def _tests(tree: ast.AST) -> Iterator[tuple[ast.expr, list[ast.AST]]]:
             within.update(id(n) for n in ast.walk(node.test))
         elif isinstance(node, ast.comprehension):
             within.update(id(n) for cond in node.ifs for n in ast.walk(cond))
-    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    for node in ast.walk(tree):
+    for node in every:
         if id(node) not in within and isinstance(node, ast.expr) and (_is_presence(node) or (
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "HasField")):
             # Within an ``and`` or ``or``, the test guards the rest of it (``p is not None and p.phase``).
