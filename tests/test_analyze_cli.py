@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cardtui import analyze, i18n
 from cardtui.engine import analysis
 from cardtui.engine.advice import DrawReason
@@ -26,8 +28,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CARDTUI, *args], capture_output=True, text=True, timeout=300)
 
 
-def exported(tmp_path: Path) -> Path:
-    """Hands played by bots, kept in a store and exported as a host would (``cardtui history export``)."""
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Hands played by bots, kept in a store and exported as a host would (``cardtui history export``): made once
+    for the tests that read it (two processes of the command line, seconds each on a busy machine)."""
+    tmp_path = tmp_path_factory.mktemp("exported")
     sim = tmp_path / "sim.jsonl"
     done = run("sim", "--game", "truco_argentino", "--players", "2", "--hands", "3", "--seed", "3", "--history",
                str(sim))
@@ -43,8 +48,13 @@ def exported(tmp_path: Path) -> Path:
     return out
 
 
-def test_analyze_reads_an_exported_history_as_text_and_as_json(tmp_path: Path) -> None:
-    path = exported(tmp_path)
+EXPORTED = pytest.mark.xdist_group("analyze-exported")
+"""The tests that read ``exported`` run in one test process, which makes it once."""
+
+
+@EXPORTED
+def test_analyze_reads_an_exported_history_as_text_and_as_json(exported: Path) -> None:
+    path = exported
     text = run("analyze", str(path))
     assert text.returncode == 0, text.stderr
     assert "table t1, hand 1:" in text.stdout and "chosen" in text.stdout and "best" in text.stdout
@@ -74,12 +84,13 @@ def test_analyze_reads_an_exported_history_as_text_and_as_json(tmp_path: Path) -
     assert pt.returncode == 0 and "Precisão" in pt.stdout
 
 
-def test_analyze_refuses_what_is_not_a_finished_hand_with_a_sentence(tmp_path: Path) -> None:
+@EXPORTED
+def test_analyze_refuses_what_is_not_a_finished_hand_with_a_sentence(tmp_path: Path, exported: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n")
     done = run("analyze", str(bad))
     assert done.returncode == 2 and "line 1" in done.stderr and "Traceback" not in done.stderr
-    path = exported(tmp_path)
+    path = exported
     record = json.loads(path.read_text().splitlines()[0])
     record["actions"][0] = dict(record["actions"][0], type="retruco")
     forged = tmp_path / "forged.jsonl"
