@@ -4,6 +4,9 @@ the hand under it; the drawing's arithmetic on its own, and its words in every l
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 from textual.widgets import Static
 
@@ -13,8 +16,10 @@ from cardtui.client.models import TableModel
 from cardtui.client.screens.analysis import AnalysisScreen
 from cardtui.client.screens.replay import HandsScreen, ReplayScreen, TablesScreen
 from cardtui.client.textual_internals import drawn_lines
+from cardtui.engine import analysis
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
+from cardtui.server.hands.analysis import by_seat, seed_of
 from cardtui.v1 import analysis_pb2, common_pb2
 from tests.client.footer_check import cut_off
 from tests.client.test_replay import on
@@ -24,12 +29,30 @@ from tests.server.test_analysis import played
 SIZES = [(80, 24), (120, 40)]
 
 
-def finished_match(server: Running, hands: int = 3) -> None:
-    """A finished truco argentino table whose first match is ``hands`` real hands of ana against bia."""
+HANDS = 3
+"""The finished match's hands."""
+
+
+@pytest.fixture(scope="module")
+def analysed_match() -> list[tuple[dict[str, Any], list[str]]]:
+    """The finished match's hands, each with its seats' analyses as the store keeps them: made once for the module,
+    the same analysis the server's pool makes of each (its seed, every seat), so each screen size only draws it."""
+    out = []
+    for hand in range(1, HANDS + 1):
+        record = dict(played("truco_argentino", ["ana", "bia"], seed=5 + hand), table="done", hand=hand, match=1)
+        done = analysis.analyse(record, seed=seed_of("done", hand))
+        out.append((record, by_seat(json.dumps(analysis.to_json(done)), [0, 1])))
+    return out
+
+
+def finished_match(server: Running, hands: list[tuple[dict[str, Any], list[str]]]) -> None:
+    """A finished truco argentino table whose first match is the real hands of ana against bia in ``hands``, each
+    with its seats' analyses kept."""
     server.store.tables.add_table("done", "truco_argentino", "done", {"game": "truco_argentino", "name": "done"})
-    for hand in range(1, hands + 1):
-        server.store.hands.add_hand("done", dict(played("truco_argentino", ["ana", "bia"], seed=5 + hand),
-                                                 table="done", hand=hand, match=1))
+    for record, texts in hands:
+        server.store.hands.add_hand("done", record)
+        for seat, text in enumerate(texts):
+            server.store.hands.add_analysis("done", int(record["hand"]), seat, text)
     server.store.tables.finish("done")
     server.room.finished["done"] = common_pb2.TableSummary(
         id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
@@ -43,10 +66,11 @@ def words(app: CardApp) -> str:
     return str(app.screen.query_one("#chart-words", Static).render())
 
 
+@pytest.mark.xdist_group("match-chart")  # one test process makes ``analysed_match`` once for both sizes
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
 async def test_a_matchs_analysis_draws_the_match_and_enter_opens_the_hand_under_the_cursor(
-        server: Running, size: tuple[int, int]) -> None:
-    finished_match(server)
+        server: Running, analysed_match: list[tuple[dict[str, Any], list[str]]], size: tuple[int, int]) -> None:
+    finished_match(server, analysed_match)
     client = CardApp(f"127.0.0.1:{server.port}", "eve")
     async with client.run_test(size=size) as pilot:
         await in_lobby(pilot)
