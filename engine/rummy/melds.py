@@ -538,15 +538,26 @@ class Melder:
         return acc
 
     def _endgame_hole(self, a: int, b: int, d: int) -> int:
+        """The natural cards X that let these wild cards plus X all meld (``d``: one discard), tried by brute force
+        only where X could meld: where the wild cards meld alone and one is discarded, every X does (as the discard);
+        else X is in a meld, whose cards but one wild acting stand as themselves, so X shares its rank or its suit
+        with a wild card standing beside it (a Cacheta hand's last wild cards name one or two suits, not four)."""
         key = (a, b, d)
         hit = self._end_hole.get(key)
         if hit is None:
             cards = self._cards_of(a, b)
-            hit = 0
-            for p in range(self.size):
-                bit = 1 << p
-                if bit & self.natural_mask and _brute((*cards, self._card_at[p]), self.rules, self.wilds, d):
-                    hit |= bit
+            if d and _brute(cards, self.rules, self.wilds, 0):
+                hit = self.natural_mask
+            else:
+                ranks = {c.rank for c in cards}
+                suits = {c.suit for c in cards}
+                hit = 0
+                for p in range(self.size):
+                    bit = 1 << p
+                    x = self._card_at[p]
+                    if (bit & self.natural_mask and (x.rank in ranks or x.suit in suits)
+                            and _brute((*cards, x), self.rules, self.wilds, d)):
+                        hit |= bit
             self._end_hole[key] = hit
         return hit
 
