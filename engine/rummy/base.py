@@ -233,6 +233,12 @@ class RummyGame(Game[RS, RO, RummyView]):
     def claim_refusal(self, state: RS, seat: int) -> str | None:
         """Why ``seat`` may not take the open window's discard (a sentence), or None if it may."""
 
+    def may_claim(self, state: RS, seat: int) -> bool:
+        """Whether ``seat`` may take the open window's discard: ``claim_refusal`` finds nothing. A game whose
+        refusal searches the hand asks its cheapest question first here, where no sentence is wanted (each discard
+        asks it of every other seat)."""
+        return self.claim_refusal(state, seat) is None
+
     @abstractmethod
     def settle(self, state: RS, seat: int) -> list[Event]:
         """``seat`` has knocked (``state.knock``): pay the hand and end it."""
@@ -488,7 +494,7 @@ class RummyGame(Game[RS, RO, RummyView]):
         state.window = w
         state.phase = Phase.CLAIM
         state.turn = None
-        w.claimers = [s for s in order if self.claim_refusal(state, s) is None]
+        w.claimers = [s for s in order if self.may_claim(state, s)]
         w.pending = set(w.claimers)
         return [Event(RummyWindowOpened(discarder, card)), *self._resolve(state)]
 

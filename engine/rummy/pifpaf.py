@@ -265,6 +265,15 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
             return f"{w.card} does not complete your hand: you cannot claim it."
         return None
 
+    def may_claim(self, state: PifPafState, seat: int) -> bool:
+        """As ``claim_refusal`` finding nothing, the check that needs no search first: most discards meet no two
+        cards of a hand that meld with them (``Melder.joins``), and then neither search is made."""
+        w = state.window
+        assert w is not None
+        m = self.melder(state)
+        hand = state.hands[seat]
+        return m.joins(hand, w.card) and not m.all_melded(hand) and m.goes_out([*hand, w.card])
+
     def knock_allowed(self, state: PifPafState, knock: Knock) -> bool:
         """A claimant's knock must use the claimed card: it is in a meld, not the discard."""
         return state.claimed is None or knock.discard != state.claimed
