@@ -217,7 +217,7 @@ def test_shared_code_asks_the_family_never_tells_families_apart() -> None:
 
 
 def test_a_game_named_in_an_identifier_or_outside_the_package_is_counted_and_only_goes_down() -> None:
-    """A wire message or a flag named for a game (``rummy_pb2.ChinchonUp``, ``self.chinchon``) names it as surely as
+    """A wire message or a flag named for a game (``rummy_pb2.CachetaFlipped``, ``self.cacheta``) names it as surely as
     its name in a string; the benches and the tools name the games too, and a game's bench data lives in its entry."""
     from tools import game_names
 
@@ -232,17 +232,17 @@ def test_the_scan_sees_a_game_named_in_an_identifier_and_each_use_of_a_family_s_
     from tools import game_names
 
     said = ("from cardtui.v1 import rummy_pb2\n"
-            "if isinstance(body, rummy_pb2.ChinchonUp) or isinstance(body, rummy_pb2.RummyDealt):\n"
-            "    self.chinchon = CACHETA_TEN\n"
+            "if isinstance(body, rummy_pb2.CachetaFlipped) or isinstance(body, rummy_pb2.RummyDealt):\n"
+            "    self.cacheta = PIFPAF_FIELD\n"
             "def pifpaf_bets(truco_paulista: int) -> None: ...\n")
     assert sorted(game_names.identified(said, "client/fairness.py")) == [
-        (2, "chinchon"), (3, "cacheta"), (3, "chinchon"), (4, "pifpaf"), (4, "truco_paulista")]
+        (2, "cacheta"), (3, "cacheta"), (3, "pifpaf"), (4, "pifpaf"), (4, "truco_paulista")]
     assert sorted(game_names.branches(said, "client/fairness.py")) == [(1, "rummy"), (2, "rummy")]
     # The family's client part may use its messages and name its games; a game's bench module is its own.
     assert not list(game_names.branches(said, "client/boards/rummy_deal.py"))
     assert sorted(game_names.identified(said, "client/boards/rummy_deal.py")) == [(4, "truco_paulista")]
-    assert sorted(game_names.identified(said, "bench/recount_chinchon.py")) == [
-        (3, "cacheta"), (4, "pifpaf"), (4, "truco_paulista")]
+    assert sorted(game_names.identified(said, "bench/recount_cacheta.py")) == [
+        (3, "pifpaf"), (4, "pifpaf"), (4, "truco_paulista")]
 
 
 def test_the_scan_sees_a_family_told_apart_outside_its_own_modules() -> None:
