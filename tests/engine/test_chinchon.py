@@ -37,6 +37,11 @@ from cardtui.engine.rummy.records import (
     Scoring,
     SeatStatus,
 )
+from tests.per_game import GameTests, Short
+
+TESTS = GameTests(watched=Short(3, {"target": 20}), tournament=Short(3, {"target": 20}), entries=7)
+"""This game's rows in the shared tests that play every game at a server (tests/per_game.py)."""
+
 
 NAMES = ["ana", "bia", "caio", "duda"]
 

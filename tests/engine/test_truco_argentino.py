@@ -18,6 +18,11 @@ from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.paulista.game import GAME as PAULISTA
 from cardtui.engine.truco.signals import Chat, Signal
 from cardtui.engine.truco.views import TrucoView
+from tests.per_game import GameTests, Short
+
+TESTS = GameTests(watched=Short(2, {"target": 15}), tournament=Short(2, {"target": 15}), entries=5)
+"""This game's rows in the shared tests that play every game at a server (tests/per_game.py)."""
+
 
 E, R, F = Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO
 
