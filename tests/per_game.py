@@ -1,6 +1,7 @@
 """What each game's own test module tells the shared tests that play every game at a server.
 
-A shared test that needs a table per game (how many play a short match, the options that keep it short) reads
+A shared test that needs a table per game (how many play a short match, the options that keep it short, the kinds
+of action offered) reads
 each game's row from ``TESTS`` in that game's own module, ``tests/engine/test_<game>.py``, not from a table of its
 own: a game added or taken away changes its own tests, and no shared one.
 """
@@ -11,8 +12,12 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.games import GAMES
 from cardtui.v1 import common_pb2
+
+BETTING = frozenset({BET, CHECK, CALL, RAISE, FOLD})
+"""The kinds of action of a betting round, offered by each game that bets."""
 
 
 @dataclass(frozen=True)
@@ -31,11 +36,14 @@ class Short:
 class GameTests:
     """One game's rows in the shared tests: ``watched``, a whole bot match a spectator follows with the delayed
     view (tests/server/test_replays.py); ``tournament``, each table of a three-round tournament of bots, and
-    ``entries``, how many enter it (tests/server/test_tournaments.py)."""
+    ``entries``, how many enter it (tests/server/test_tournaments.py); ``offered``, the kinds of action it may
+    offer (``client.models.action_kind``), each of which needs a label in every language
+    (tests/client/test_key_labels.py, which holds the list to what random play offers)."""
 
     watched: Short
     tournament: Short
     entries: int
+    offered: frozenset[str]
 
 
 def declared() -> dict[str, GameTests]:
