@@ -29,7 +29,7 @@ from bench.analysis_rigs import KINDS, LEVEL_RIGS, RIGS, SEEDS, verify
 from cardtui.arena import arena
 from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS
-from cardtui.engine.games import get, levels
+from cardtui.engine.games import ENTRIES, get, levels
 from cardtui.server.processes.analysis_pool import AnalysisPool, cores
 
 TABLES = (("truco_argentino", 2), ("truco_paulista", 4), ("cacho", 3), ("cacheta", 2), ("pifpaf", 3))
@@ -247,8 +247,9 @@ def self_play(print: Callable[[str], None], hands: int, games: tuple[tuple[str, 
     return asyncio.run(_self_play(print, hands, games))
 
 
-HARD_TABLES = (*TABLES, ("chinchon", 2))
-"""Every game, for the share of hard's decisions flagged (``hard_share``)."""
+HARD_TABLES = (*TABLES, *((name, entry.bench.seats) for name, entry in ENTRIES.items() if name not in dict(TABLES)))
+"""Every game, for the share of hard's decisions flagged (``hard_share``): the self-play's tables, and each other
+game at the table its entry names (``Entry.bench``)."""
 PROGRESS = 120.0
 """Seconds between two lines of a long run's progress."""
 

@@ -1,6 +1,6 @@
 """`make bench --only facts`: every fact the advice states, over random hands of every game and option set,
 held to a recount from the hand's history alone (``bench.recount``). The mark: no fact wrong, over at least
-``MARK`` reasons. ``python -m bench.facts --game chinchon --reasons 400`` checks one game's option sets alone.
+``MARK`` reasons. ``python -m bench.facts --game <name> --reasons 400`` checks one game's option sets alone.
 
 Hands are played by a mix of the easy and normal bots and random legal moves (so that what bots seldom do comes
 up: a card face down, a player gone to the deck, a stock rebuilt, a claim); at every decision with a real
@@ -20,29 +20,13 @@ from typing import Any
 
 from bench.recount import Fact, facts
 from cardtui.engine import advice, analysis
-from cardtui.engine.games import get
+from cardtui.engine.games import ENTRIES, get
 
-OPTION_SETS: tuple[tuple[str, Mapping[str, Any], int], ...] = (
-    ("truco_paulista", {}, 4),
-    ("truco_paulista", {"truco_decides": "hand"}, 4),
-    ("truco_argentino", {}, 2),
-    ("truco_argentino", {"ties": "first_trick", "envido_unsuited": "highest", "target": 15}, 2),
-    ("truco_argentino", {"flor": True, "envido_scored": "at_once", "mazo_first": 2}, 4),
-    ("truco_argentino", {"envido_unsuited": "highest", "ties": "first_trick", "flor": True}, 6),
-    ("truco_argentino", {"pica_pica": False, "envido_scored": "at_once", "target": 15}, 6),
-    ("pifpaf", {}, 3),
-    ("pifpaf", {"group_suits": "atleast3", "ace_high": True, "dealer": "rotate"}, 4),
-    ("pifpaf", {"claim_ms": 0, "ante": 2, "max_bet": 4}, 5),
-    ("cacheta", {}, 2),
-    ("cacheta", {"claim_ms": 0}, 4),
-    ("cacho", {}, 2),
-    ("cacho", {"chips": 6}, 4),
-    ("chinchon", {}, 2),
-    ("chinchon", {"cards": 48, "jokers": 2, "figures": "number", "limit": 3, "first_round": False}, 3),
-    ("chinchon", {"jokers": 1, "target": 30, "reentries": 1, "lay_off": False}, 4),
-)
+OPTION_SETS: tuple[tuple[str, Mapping[str, Any], int], ...] = tuple(
+    (name, options, players) for name, entry in ENTRIES.items() for options, players in entry.bench.facts)
 """Every game, and each of its options that changes a fact (a tie rule, the envido's, a flor, points at once,
-a meld rule, claims, the chips, Chinchón's pack, jokers, points and limit), each at a count of players it allows."""
+a meld rule, claims, the chips, a pack, jokers, points and limit), each at a count of players it allows: each game
+declares its own (``Entry.bench``)."""
 MARK = 10_000
 """Reasons the bench checks at least (every fact of each)."""
 RANDOM = 0.25
@@ -133,7 +117,7 @@ def run(print: Callable[[str], None], quick: bool = False, seconds: float = 900.
         where = f"{name} {players}p {dict(options) or 'defaults'}"
         cpu = time.process_time()
         for record in records(name, options, players, played[i], 1):
-            check(record, rng, tally, where, most=12 if name in ("pifpaf", "cacheta", "chinchon") else None)
+            check(record, rng, tally, where, most=ENTRIES[name].bench.facts_most)
         spent[i] += time.process_time() - cpu
         played[i] += 1
         if time.perf_counter() - told > PROGRESS:

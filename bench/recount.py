@@ -12,6 +12,8 @@ value it states and the value recounted; the facts' test and ``make bench --only
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -20,6 +22,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
+from cardtui.engine import games
 from cardtui.engine.advice import Reason
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
@@ -32,14 +35,6 @@ PAULISTA_DECK = tuple(Card.parse(r + s) for s in "SHDC" for r in FRENCH_RANKS if
 ARGENTINO_DECK = tuple(Card.parse(f"{r}{s}") for s in "eboc" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12))
 CACHO_DECK = tuple(Card.parse(r + s) for s in "SHDC" for r in FRENCH_RANKS[:6])
 RUMMY_DECK = tuple(c for c in CARDS for _ in range(2))
-RUMMY_GAMES = ("pifpaf", "cacheta", "chinchon")
-
-
-def spanish_deck(cards: int, jokers: int) -> tuple[Card, ...]:
-    """docs/rules.md §6: the Spanish pack of 40 (1 to 7, 10, 11, 12 in espadas, bastos, oros and copas) or 48 (8 and 9
-    too), and ``jokers`` jokers."""
-    ranks = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12) if cards == 48 else (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
-    return (*(Card.parse(f"{r}{s}") for s in "eboc" for r in ranks), *(Card.parse("JK") for _ in range(jokers)))
 
 
 def _ranking(top: Sequence[str], order: Sequence[str], suits: str) -> dict[Card, int]:
@@ -100,8 +95,8 @@ def facts(record: Mapping[str, Any], step: int, chosen: Action, best: Action, re
     counted: dict[str, Any]
     if game in ("truco_paulista", "truco_argentino"):
         counted = Truco(record, step).reason(chosen, best, str(reason.kind))
-    elif game in RUMMY_GAMES:
-        counted = Rummy(record, step).reason(chosen, best, str(reason.kind))
+    elif family_of(game) == "rummy":
+        counted = rummy(record, step).reason(chosen, best, str(reason.kind))
     else:
         counted = Cacho(record, step).reason()
     said = stated(reason)
@@ -113,8 +108,8 @@ def seen_by(record: Mapping[str, Any], step: int) -> Counter[Card]:
     game = str(record["game"])
     if game in ("truco_paulista", "truco_argentino"):
         return Counter(Truco(record, step).seen)
-    if game in RUMMY_GAMES:
-        return Counter(Rummy(record, step).seen)
+    if family_of(game) == "rummy":
+        return Counter(rummy(record, step).seen)
     return Counter(Cacho(record, step).hand)
 
 
@@ -460,16 +455,32 @@ class Truco:
         return out
 
 
-# -- Pif Paf and Cacheta ----------------------------------------------------------------------------------
+# -- the rummy games -------------------------------------------------------------------------------------
 class Rummy:
     """What the deciding seat of a rummy hand knew at one decision, from the history alone: its hand, the pile, the
-    flip, the cards each other seat took from the pile and has not thrown since; and the stock's count."""
+    flip, the cards each other seat took from the pile and has not thrown since; and the stock's count. Pif Paf's
+    and Cacheta's rules are restated here; another rummy game restates its own in a module of its own
+    (``bench/recount_<name>.py``, a subclass registered in ``RUMMY``), as its own tests are its own."""
+
+    closes = False
+    """The game goes out by closing within a limit of points (its ``closes`` fact), not by knocking."""
+
+    def rules_of(self, options: Mapping[str, Any]) -> None:
+        """The game's pack, meld rules and wild cards (and whatever else its count needs), from its options."""
+        self.rules = Ruleset(GroupRule(options.get("group_suits", "exactly3")),
+                             ace_high=bool(options.get("ace_high", False)))
+
+    def started(self, record: Mapping[str, Any]) -> None:
+        """What the deal put out beyond the hands, before the first turn (a card turned up to start the pile)."""
+
+    def melded(self, hand: Sequence[Card]) -> int:
+        """The cards a knock with ``hand`` (one card over) melds: all ten, or the nine kept."""
+        return 10 if self.loose(hand) == 0 else 9
 
     def __init__(self, record: Mapping[str, Any], step: int) -> None:
         self.record = record
         options = record.get("options") or {}
         cacheta = record["game"] == "cacheta"
-        self.chinchon = record["game"] == "chinchon"
         self.knock_scored = cacheta
         """Cacheta: a knock takes points from every other player, 2 where all ten cards meld (docs/rules.md)."""
         self.deck = RUMMY_DECK
@@ -479,20 +490,8 @@ class Rummy:
             self.rules = Ruleset(GroupRule.ATLEAST3, ace_high=True, wild_acts=True)
             self.flip = Card.parse(record["flip"])
             self.wilds = wild_cards(self.flip)
-        elif self.chinchon:
-            # docs/rules.md §6: three or more of a rank (each of its own suit) or of a run of one suit, the ace low
-            # only, on the pack the options choose; a joker acts for any card of a meld.
-            jokers = int(options.get("jokers", 0))
-            self.deck = spanish_deck(int(options.get("cards", 40)), jokers)
-            self.rules = Ruleset(GroupRule.DISTINCT, ace_high=False, wild_acts=bool(jokers),
-                                 pack=f"spanish{int(options.get('cards', 40)) + jokers}")
-            self.wilds = (Card.parse("JK"),) if jokers else ()
-            self.limit = int(options.get("limit", 5))
-            self.figures = 10 if options.get("figures", "ten") == "ten" else 0
-            self.joker_points = int(options.get("joker_points", 25))
         else:
-            self.rules = Ruleset(GroupRule(options.get("group_suits", "exactly3")),
-                                 ace_high=bool(options.get("ace_high", False)))
+            self.rules_of(options)
         self.ref = reference(self.rules, self.wilds)
         before, entry = entries(record, step)
         self.seat = int(entry["seat"])
@@ -500,9 +499,7 @@ class Rummy:
         self.pile: list[Card] = []
         self.known: dict[int, Counter[Card]] = {s: Counter() for s in hands}
         self.stock = len(self.deck) - sum(len(h) for h in hands.values()) - (1 if cacheta else 0)
-        if self.chinchon:  # the card turned up after the deal starts the pile
-            self.pile = cards([record["up"]])
-            self.stock -= 1
+        self.started(record)
         rebuild: Mapping[str, Any] | None = None
         for e in before:
             t, s = e["type"], e.get("seat")
@@ -546,17 +543,6 @@ class Rummy:
     def loose(self, hand: Sequence[Card]) -> int:
         return least_loose(self.ref, tuple(sorted(hand, key=str)))
 
-    def points(self, hand: Sequence[Card]) -> int:
-        """Chinchón: the fewest points ``hand`` leaves outside melds, each card its number, the figures 10 (or their
-        number, 10 to 12), a joker ``joker_points`` (docs/rules.md §6)."""
-        def worth(c: Card) -> int:
-            if c.rank == 0 or str(c) == "JK":
-                return self.joker_points
-            return self.figures if self.figures and c.rank >= 10 else c.rank
-
-        ordered = tuple(sorted(hand, key=str))
-        return least_points(self.ref, ordered, tuple(worth(c) for c in ordered))
-
     def helping(self, nine: Sequence[Card]) -> int:
         now = self.loose(nine)
         return sum(n for c, n in self.live.items() if self.loose([*nine, c]) <= now)
@@ -573,7 +559,7 @@ class Rummy:
                     "taking": min(self.loose(without(ten, c)) for c in set(ten)) if card is not None else -1,
                     "goes_out": card is not None and self.loose(ten) <= 1,
                     "all_ten": card is not None and self.loose(ten) == 0,
-                    "outs": self.helping(hand), "unseen": unseen, "closes": self.chinchon}
+                    "outs": self.helping(hand), "unseen": unseen, "closes": self.closes}
         if kind == "knock":
             thrown = next((a.cards[0] for a in (chosen, best) if a.type == "discard" and a.cards), None)
             outs = tens = -1
@@ -583,14 +569,10 @@ class Rummy:
                 if self.knock_scored:  # Cacheta: a knock of ten takes 2 points from each other player
                     tens = sum(n for c, n in self.live.items() if self.loose([*kept, c]) == 0)
             others = [int(p) for s, p in self.record["start"].items() if int(s) != self.seat and int(p) > 0]
-            if self.chinchon:  # the seven a close keeps, where their points are within the limit: the most melded
-                melded = max(len(hand) - 1 - self.loose(without(hand, c)) for c in set(hand)
-                             if self.points(without(hand, c)) <= self.limit)
-            else:
-                melded = 10 if self.loose(hand) == 0 else 9
+            melded = self.melded(hand)
             return {"melded": melded, "outs": outs, "unseen": unseen, "stock": self.stock,
                     "discard": str(thrown) if thrown is not None else None, "tens": tens,
-                    "fewest": min(others) if self.knock_scored and others else -1, "closes": self.chinchon}
+                    "fewest": min(others) if self.knock_scored and others else -1, "closes": self.closes}
         a, b = chosen.cards[0], best.cards[0]
         return {"chosen": str(a), "chosen_loose": self.loose(without(hand, a)),
                 "chosen_outs": self.helping(without(hand, a)), "best": str(b),
@@ -602,6 +584,24 @@ def without(hand: Sequence[Card], card: Card) -> list[Card]:
     rest = list(hand)
     rest.remove(card)
     return rest
+
+
+RUMMY: dict[str, type[Rummy]] = {}
+"""Each rummy game's own recount, by name, where it is not ``Rummy``'s (``bench/recount_<name>.py`` registers it)."""
+
+
+def rummy(record: Mapping[str, Any], step: int) -> Rummy:
+    """The recount of a rummy hand: its game's own, if it has one."""
+    game = str(record["game"])
+    if game not in RUMMY:
+        with contextlib.suppress(ModuleNotFoundError):
+            importlib.import_module(f"bench.recount_{game}")
+    return RUMMY.get(game, Rummy)(record, step)
+
+
+def family_of(game: str) -> str:
+    """The family a game belongs to, as the registry says (``Rules.family_name``)."""
+    return games.entry(game).rules.family_name
 
 
 @cache

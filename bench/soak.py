@@ -29,6 +29,7 @@ from typing import Any
 import grpc
 
 from bench.load import rss_kb, start_process
+from cardtui.engine.games import ENTRIES
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 CHANNELS = 8
@@ -396,10 +397,9 @@ SAMPLE_HOURS = 1 / 60
 STEP_SECONDS = 15.0
 """The longest one of the night's comings and goings may take (a call passed on to a worker just killed)."""
 NIGHT_MARK_MB = 2.0
-NIGHT_GAMES = (("cacho", 4, ["easy", "normal", "hard"]), ("truco_paulista", 4, ["easy", "normal", "hard"]),
-               ("truco_argentino", 2, ["normal", "hard"]), ("pifpaf", 4, ["easy", "normal", "hard"]),
-               ("cacheta", 3, ["easy", "normal", "hard"]), ("chinchon", 2, ["easy", "normal", "hard"]))
-"""Every game at every level a room's bots play, hard's searches (and their caches) included."""
+NIGHT_GAMES = tuple((name, entry.bench.night[0], list(entry.bench.night[1])) for name, entry in ENTRIES.items())
+"""Every game at every level a room's bots play, hard's searches (and their caches) included: each game's table and
+levels (``Entry.bench``)."""
 
 
 @dataclass

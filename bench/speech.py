@@ -53,21 +53,21 @@ from cardtui.client.lines.actions import Choice
 from cardtui.client.lines.loop import LineRoom, Seat, Start
 from cardtui.client.lines.reading import runs_of_numbers
 from cardtui.client.turn_bell import my_turn
+from cardtui.engine.games import ENTRIES
 from cardtui.i18n import _, speaking
 from cardtui.server.app import start
 from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
-GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho", "chinchon")
+GAMES = tuple(ENTRIES)
 DEFAULT_RATE = 175
 """espeak-ng's own rate, in words a minute."""
 FAST = 300
 """A practised reader's rate."""
-MARKS = {DEFAULT_RATE: {"pifpaf": 0.8, "cacheta": 0.8, "truco_paulista": 1.0, "truco_argentino": 1.0, "cacho": 1.0,
-                        "chinchon": 0.8},
+MARKS = {DEFAULT_RATE: {game: ENTRIES[game].bench.spoken for game in GAMES},
          FAST: {game: 0.6 for game in GAMES}}
-"""The most a hand's speech may take, as a share of the hand's time, at each rate (issue 91); Chinchón's at the
-default rate is its family's, the rummy games'."""
+"""The most a hand's speech may take, as a share of the hand's time, at each rate (issue 91): each game's at the
+default rate is its entry's (``Entry.bench``; the rummy games' 0.8)."""
 VOICES = {"en": "en-us", "pt_BR": "pt-br", "es": "es-419"}
 """espeak-ng's voice for each language the client speaks."""
 HANDS = 8

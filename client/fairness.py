@@ -47,7 +47,7 @@ from cardtui.client.stay import Fate, Kind, Stay, Taint
 from cardtui.client.words import Said
 from cardtui.fair import SCHEMES, Chain, DealSeed, FairRandom, commitment, sample_positions, shuffled
 from cardtui.i18n import N_, _, render
-from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
+from cardtui.v1 import cacho_pb2, common_pb2, table_pb2, truco_pb2
 
 Seen = list[tuple[str, Message]]
 """A hand's events this client saw, by name (``event_body``), in order."""
@@ -979,19 +979,20 @@ def next_dealer(dealing: Dealing, dealer: int, n: int, stacks: dict[int, int], w
     return d
 
 
-def _in_turn(seats: Sequence[int], dealer: int | None, n: int) -> bool:
+def in_turn(seats: Sequence[int], dealer: int | None, n: int) -> bool:
     """Whether ``seats`` are named in the order of dealing: from the dealer's next seat on (§9)."""
     if dealer is None or not n:
         return True
     return list(seats) == sorted(seats, key=lambda s: (s - dealer - 1) % n)
 
 
-def _dealt_by(seen: Seen) -> int | None:
+def dealt_by(seen: Seen) -> int | None:
     return next((b.dealer for _, b in seen if isinstance(b, table_pb2.HandStarted)), None)
 
 
 # -- how each game deals from the deck (docs/deal.md §10), followed from public events ----------
-def _shown(cards: Sequence[str]) -> str:
+# (the rummy family's: ``client/boards/rummy_deal.py``)
+def shown(cards: Sequence[str]) -> str:
     """Cards as the log shows them everywhere: glyphs, not codes."""
     return " ".join(glyphs(c) for c in cards)
 
@@ -1007,19 +1008,19 @@ def cacho(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n
     pack = shuffled(pack_of, rng)
     held: dict[int, list[str]] = {}
     got: list[str] = []
-    dealer = _dealt_by(seen)
+    dealer = dealt_by(seen)
 
     def compare() -> None:
         if me is not None and got != held.get(me, []):
-            problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}", got=_shown(got),
-                                   dealt=_shown(held.get(me, [])) or "—"))
+            problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}", got=shown(got),
+                                   dealt=shown(held.get(me, [])) or "—"))
 
     for _name, body in seen:
         if isinstance(body, cacho_pb2.CachoRedealt):
             compare()
             pack, held, got = shuffled(pack_of, rng), {}, []
         elif isinstance(body, cacho_pb2.CachoRoundDealt):
-            if not _in_turn(body.seats, dealer, n):
+            if not in_turn(body.seats, dealer, n):
                 problems.append(phrase("round {round} was dealt in another order than the rules' (from the"
                                        " dealer's left)", round=body.round))
             for s in body.seats:
@@ -1028,90 +1029,9 @@ def cacho(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n
             got.extend(body.cards)
         elif isinstance(body, cacho_pb2.CachoShowed) and _short(Counter(held.get(body.seat, [])), body.cards):
             problems.append(phrase("seat {seat} showed {cards}, not the cards the deck dealt it", seat=body.seat + 1,
-                                   cards=_shown(body.cards)))
+                                   cards=shown(body.cards)))
     compare()
     return problems
-
-
-def rummy(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
-    def follow() -> list[str]:
-        """A shuffled pack dealt from its end, one card at a time round the seats dealt in, from the dealer's
-        left; then Cacheta's flip, or Chinchón's card turned up to start the pile; the stock is what is left, drawn
-        from the end until it is rebuilt. Every card a seat shows later (a discard, its knock's melds, a hand laid
-        out at Chinchón's count) must be one it holds: dealt it, drawn from the stock (the deck says which), or taken
-        from the pile (everyone saw which)."""
-        problems: list[str] = []
-        pack: list[str] | None = shuffled(pack_of, rng)
-        held: dict[int, list[str]] = {}
-        holds: dict[int, Counter[str]] = {}
-        unseen: Counter[int] = Counter()
-        """Cards a seat drew from a rebuilt stock: cards it holds that this check cannot name."""
-        got: list[str] = []
-        drawn: str | None = None
-        dealer = _dealt_by(seen)
-
-        def shows(seat: int, card: str, how: str) -> None:
-            mine = holds.setdefault(seat, Counter())
-            if mine[card] > 0:
-                mine[card] -= 1
-            elif unseen[seat] > 0:
-                unseen[seat] -= 1
-            else:
-                problems.append(phrase("seat {seat} {how} {card}, a card the deck never gave it", seat=seat + 1,
-                                       how=_(how), card=glyphs(card)))
-
-        for _name, body in seen:
-            if isinstance(body, rummy_pb2.RummyDealt) and pack is not None:
-                if not _in_turn(body.seats, dealer, n):
-                    problems.append(N_("the cards were dealt in another order than the rules' (from the dealer's"
-                                       " left)"))
-                for _round in range(body.count):
-                    for s in body.seats:
-                        card = pack.pop()
-                        held.setdefault(s, []).append(card)
-                        holds.setdefault(s, Counter())[card] += 1
-            elif isinstance(body, table_pb2.CardsDealt) and body.seat == me:
-                got.extend(body.cards)
-            elif isinstance(body, rummy_pb2.CachetaFlipped) and pack is not None:
-                if body.flip != pack.pop():
-                    problems.append(phrase("the flip {card} is not the card the deck turns up", card=glyphs(body.flip)))
-            elif isinstance(body, rummy_pb2.ChinchonUp) and pack is not None:
-                if body.card != pack.pop():
-                    problems.append(phrase("the card turned up, {card}, is not the deck's next card",
-                                           card=glyphs(body.card)))
-            elif isinstance(body, rummy_pb2.RummyStockRebuilt):
-                pack = None  # the stock is now the discard pile turned over: no longer the deck's
-            elif isinstance(body, rummy_pb2.RummyDrew) and body.source == common_pb2.DRAW_SOURCE_STOCK:
-                drawn = pack.pop() if pack else None
-                if drawn is None:
-                    unseen[body.seat] += 1
-                else:
-                    holds.setdefault(body.seat, Counter())[drawn] += 1
-            elif isinstance(body, rummy_pb2.RummyDrew) and body.HasField("card"):  # the pile's top, seen by all
-                holds.setdefault(body.seat, Counter())[body.card] += 1
-            elif isinstance(body, rummy_pb2.RummyWindowClosed) and body.HasField("taken_by"):
-                holds.setdefault(body.taken_by, Counter())[body.card] += 1
-            elif isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == me and drawn not in (None, body.card):
-                problems.append(phrase("you drew {card} from the stock, but the deck's next card is {next}",
-                                       card=glyphs(body.card), next=glyphs(drawn or "?")))
-            elif isinstance(body, rummy_pb2.RummyDiscarded):
-                shows(body.seat, body.card, N_("discarded"))
-            elif isinstance(body, rummy_pb2.RummyKnocked):
-                for card in [c for meld in body.melds for c in meld.cards] + ([body.discard] if body.discard else []):
-                    shows(body.seat, card, N_("knocked with"))
-            elif isinstance(body, rummy_pb2.ChinchonCounted):
-                # Every hand laid out: the closer's cards beyond the melds it closed with, every other hand whole.
-                for i, c in enumerate(body.counts):
-                    cards = list(c.loose) if i == 0 else [
-                        *(x for meld in c.melds for x in meld.cards), *c.loose, *c.laid_off]
-                    for card in cards:
-                        shows(c.seat, card, N_("counted"))
-        if me is not None and got != held.get(me, []):
-            problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}", got=_shown(got),
-                                   dealt=_shown(held.get(me, [])) or "—"))
-        return problems
-
-    return follow()
 
 
 def paulista(pack: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
@@ -1127,7 +1047,7 @@ def paulista(pack: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n
 
     for _name, body in seen:
         if isinstance(body, truco_pb2.PaulistaHandDealt):
-            dealer = _dealt_by(seen)
+            dealer = dealt_by(seen)
             if dealer is not None and body.mao != (dealer + 1) % 4:
                 problems.append(phrase("seat {seat} was named the mão, but the mão sits at the dealer's right",
                                        seat=body.mao + 1))
@@ -1148,19 +1068,19 @@ def paulista(pack: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n
             else:
                 if list(body.cards) != held[seat]:
                     problems.append(phrase("the rejected cards {cards} are not the ones the deck dealt",
-                                           cards=_shown(body.cards)))
+                                           cards=shown(body.cards)))
                 give(seat)
         elif isinstance(body, table_pb2.CardsDealt | truco_pb2.PaulistaPartnerCards) and (
             isinstance(body, truco_pb2.PaulistaPartnerCards) or body.seat == me
         ):
             if list(body.cards) != held[body.seat]:
-                dealt = _shown(held[body.seat]) or "—"
+                dealt = shown(held[body.seat]) or "—"
                 if body.seat == me:
-                    problems.append(phrase("you were dealt {got}, but the deck gives {dealt}", got=_shown(body.cards),
+                    problems.append(phrase("you were dealt {got}, but the deck gives {dealt}", got=shown(body.cards),
                                            dealt=dealt))
                 else:
                     problems.append(phrase("seat {seat} was dealt {got}, but the deck gives {dealt}",
-                                           seat=body.seat + 1, got=_shown(body.cards), dealt=dealt))
+                                           seat=body.seat + 1, got=shown(body.cards), dealt=dealt))
         elif isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card"):
             if body.card not in held[body.seat]:
                 problems.append(phrase("seat {seat} played {card}, a card the deck did not deal it", seat=body.seat + 1,
@@ -1185,11 +1105,11 @@ def argentino(pack: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, 
     for _name, body in seen:
         if isinstance(body, table_pb2.CardsDealt) and body.seat == me and list(body.cards) != held[me]:
             problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}",
-                                   got=_shown(body.cards), dealt=_shown(held[me])))
+                                   got=shown(body.cards), dealt=shown(held[me])))
         elif isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and body.card not in held[body.seat]:
             problems.append(phrase("seat {seat} played {card}, a card the deck did not deal it", seat=body.seat + 1,
                                    card=glyphs(body.card)))
         elif isinstance(body, truco_pb2.ArgentinoShown) and _short(Counter(held[body.seat]), body.cards):
             problems.append(phrase("seat {seat} showed {cards}, not the cards the deck dealt it", seat=body.seat + 1,
-                                   cards=_shown(body.cards)))
+                                   cards=shown(body.cards)))
     return problems

@@ -9,9 +9,6 @@ What winning a match is, and so what is charted, game by game:
   odds the analysis values decisions in): 50% at 0 to 0, 100% once the match is won.
 - Cacheta: the last player left with points wins. The chance that the seat is that player from everyone's points
   (``odds.cacheta``, the same table the analysis uses): one in as many as play at the start, 0 once out.
-- Chinchón: the last player in wins, a player out once its points pass the target (or the match is won by a
-  chinchón). The chance that the seat is that player from everyone's points (``chinchon_odds.chinchon``, the table
-  the analysis values its decisions in): one in as many as play at the start, 0 once out.
 - Cacho, and Pif Paf without rebuys: a freeze-out, won by holding every chip. Between equal players the chips a
   seat holds are a fair bet hand after hand (what one wins the others lose, and no side is favoured), so its chance
   of ending with them all is its share of the chips on the table (the gambler's ruin, and the "independent chip
@@ -19,6 +16,9 @@ What winning a match is, and so what is charted, game by game:
 - Pif Paf with rebuys: a player who runs out is restocked, so no stack of chips ends the match (the table closes
   it); winning it is having won chips when it closes. The chart is the chips the seat has won since the match began
   (its hands' deltas summed, the chips it was restocked with not counted), in ``Unit.CHIPS``.
+
+Any other game's chart is its entry's ``Chart.standing`` (``engine/games/<name>.py``), which says in its own
+docstring what winning that game's match is.
 
 Nothing here reads a clock or a random source: the same histories give the same chart.
 """

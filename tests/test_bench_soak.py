@@ -14,14 +14,15 @@ from hypothesis import strategies as st
 
 from bench.soak import Night, growth, person_move, slope, slope_error
 from cardtui.engine.cards import pack
-from cardtui.engine.games import get
+from cardtui.engine.games import BUILT_IN, get
 from cardtui.engine.rummy.records import RummyStockRebuilt
 from cardtui.server.app import Running
 from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, table_pb2
 from tests.conftest import Player, create
 
-RUMMY = [("pifpaf", 3), ("pifpaf", 4), ("cacheta", 3), ("chinchon", 2)]
+RUMMY = [("pifpaf", 3), *((e.name, e.bench.night[0]) for e in BUILT_IN if e.rules.family_name == "rummy")]
+"""Pif Paf at three, and each rummy game at the table the night seats it at (its entry's ``Bench.night``)."""
 
 
 def play_hand(game: str, players: int, seed: int, choose: object, limit: int) -> tuple[int, bool, int]:

@@ -160,6 +160,23 @@ def test_the_paulista_blocks(vector: dict[str, Any]) -> None:
     assert paulista_blocks(vector["history"]) == vector["blocks"]
 
 
+def test_the_generator_writes_the_published_file_whatever_the_bots_choose(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m tools.deal_vectors`` gives the file byte for byte, with every bot silenced: each published hand
+    is played again by its own actions, and its cards drawn, events, results, packs, stocks, blocks and verify
+    lines are made anew; a rule, a deal or the generator that changed shows here, a bot that changed cannot."""
+    from cardtui.engine.core import Bound
+    from tools.deal_vectors import pretty, vectors
+
+    def no_bot(*_: Any) -> Any:
+        raise AssertionError("a published vector asked a bot for its move")
+
+    monkeypatch.setattr(Bound, "bot_action", no_bot)
+    written = pretty(vectors()) + "\n"
+    published = (DOCS / "deal-vectors.json").read_text(encoding="utf-8")
+    assert written == published, "the vectors file is not what the generator writes (docs/deal.md §14: a deal " \
+        "that changed is a new scheme, never an edit of the file)"
+
+
 # -- the dealing rules of docs/deal.md §10, written again from the document ------------------
 def order_from(dealer: int, n: int) -> list[int]:
     """§9: dealer + 1 first, then on round the seat numbers."""

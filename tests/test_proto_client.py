@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cardtui.engine.games import BUILT_IN
 from cardtui.server.app import start
 from cardtui.server.base.limits import Limits
 
@@ -114,8 +115,7 @@ async def test_a_client_from_the_proto_alone_plays_a_hand_of_every_game(tmp_path
     assert client.returncode == 0, err.decode()[-3000:]
     lines = dict(line.split(" ", 1) for line in said.splitlines())
     assert lines.pop("imported") == "project: False"
-    families = {"cacho": "cacho", "pifpaf": "rummy", "cacheta": "rummy", "truco_paulista": "truco",
-                "truco_argentino": "truco", "chinchon": "rummy"}
+    families = {e.name: e.rules.family_name for e in BUILT_IN}
     assert set(lines) == set(families), said
     for game, line in lines.items():
         seen, acted = line.split("] ")[1].split()[:2]

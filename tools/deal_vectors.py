@@ -11,9 +11,13 @@ The first version's vectors, published before the second's, are read back from t
 second version's are made anew each time, and must come out the same.
 
 Each hand here is played from a chosen position (``Game.resume``: the dealer, the scores
-before the hand) by a script where the vector needs one (a redeal, the mão's choices) and by
-the easy bots elsewhere, on a fixed generator: the actions are stored with the hand, so the
-vectors do not depend on the bots once written.
+before the hand). A hand the file already publishes is played again by its published actions
+(``SCRIPTS``, read from the file like the first version's vectors): the engine takes each one in
+turn from the seat that made it and deals out, again, every card drawn, event and result, so the
+file comes out the same whatever the bots now choose, and comes out different if a rule or a deal
+changed (``tests/test_deal_vectors.py`` writes it again and compares). Only a hand the file does
+not hold yet is played by a script where the vector needs one (a redeal, the mão's choices) and
+by the easy bots elsewhere, on a fixed generator, once: from then on its actions are its script.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 from cardtui.engine.core import Action, Bound, Game
 from cardtui.engine.fairness import GENESIS, canonical, hand_hash, linked, verify
 from cardtui.engine.games import GAMES
+from cardtui.engine.history import action_of
 from cardtui.fair import (
     LINK_TAG,
     PACKS,
@@ -111,8 +116,45 @@ def shuffle_draws(pack: Sequence[str], seed: DealSeed) -> list[dict[str, Any]]:
     return out
 
 
-def play(game: Game[Any, Any, Any], state: Any, policy: Policy | None, rng: random.Random) -> None:
+SCRIPTS: dict[tuple[str, int], list[dict[str, Any]]] = {}
+"""The published second version's hands' actions, by table and hand: what each seat did, in order."""
+
+
+def scripts(published: dict[str, Any]) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """Every hand history the published second version holds (its deals, its chain, its accounting's lines),
+    by its table and hand number: its actions, the dealer's own (a redeal, a stock rebuilt) left out, since
+    they follow from the seats'."""
+    second = published.get(SCHEMES[1], {})
+    records = [d["history"] for d in second.get("deals", [])] + [c["history"] for c in second.get("chain", [])]
+    records += [line for vector in second.get("accounting", []) for line in vector["lines"] if "actions" in line]
+    out: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for record in records:
+        key = (record["table"], int(record["hand"]))
+        assert key not in out, f"two published hands at {key}: a script must name one"
+        out[key] = [entry for entry in record["actions"] if entry.get("seat") is not None]
+    return out
+
+
+def replayed(match: Bound[Any, Any, Any], script: list[dict[str, Any]]) -> None:
+    """A hand played by its published actions: each from the seat that made it, when that seat is to act.
+    An action the rules no longer allow stops the writing of the file (the engine refuses it)."""
+    for entry in script:
+        seat = int(entry["seat"])
+        if match.hand_over() or seat not in match.to_act():
+            raise RuntimeError(f"The published action {entry} is not this seat's turn any more: a rule changed.")
+        match.apply(seat, action_of(entry))
+    if not match.hand_over():
+        raise RuntimeError("The published actions no longer end their hand: a rule changed.")
+
+
+def play(game: Game[Any, Any, Any], state: Any, policy: Policy | None, rng: random.Random,
+         where: tuple[str, int] | None = None) -> None:
+    """A hand played out: by its published actions if the file holds it (``where``: its table and hand),
+    else by ``policy`` and the easy bots."""
     match = Bound(game, state)
+    if SCHEME_NOW[0] == SCHEMES[1] and where in SCRIPTS:
+        replayed(match, SCRIPTS[where])
+        return
     while not match.hand_over():
         for seat in match.to_act():
             legal = match.legal_actions(seat)
@@ -136,7 +178,7 @@ def hand(
     assert isinstance(game, Game)
     state, _ = game.resume(game.options(options or {}), game.seat_infos(list(names)), list(start), dealer,
                            seed.hand, seed, recall)
-    play(game, state, policy, random.Random(bots))
+    play(game, state, policy, random.Random(bots), (seed.table, seed.hand))
     record = game.history(state)
     assert record is not None
     return linked(dict(record, table=seed.table, hand=seed.hand, match=1), None)
@@ -186,7 +228,7 @@ def rummy(game_name: str, title: str, seed: DealSeed, names: Sequence[str], deal
     state, _ = game.resume(game.options(options or {}), game.seat_infos(list(names)), list(start), dealer,
                            seed.hand, seed)
     stock = rummy_stock(state)
-    play(game, state, policy, random.Random(3))
+    play(game, state, policy, random.Random(3), (seed.table, seed.hand))
     record = game.history(state)
     assert record is not None
     record = linked(dict(record, table=seed.table, hand=seed.hand, match=1), None)
@@ -318,6 +360,8 @@ def chain() -> list[dict[str, Any]]:
             match, _ = game.open(options, seats, seed)
         else:
             match.next_hand(seed)
+        if SCHEME_NOW[0] == SCHEMES[1] and (table, n) in SCRIPTS:
+            replayed(match, SCRIPTS[(table, n)])
         while not match.hand_over():
             seat = next(s for s in match.to_act() if match.legal_actions(s))
             match.apply(seat, match.bot_action(seat, rng, "easy"))
@@ -370,7 +414,7 @@ def accounting() -> list[dict[str, Any]]:
                        "vectors-swap", 1, SCHEMES[1],
                        tuple(sorted((order.index(s), before(link)) for s, link in old.items())))
     state, _ = game.resume(game.options({}), game.seat_infos([names[o] for o in order]), [20, 20, 20], 2, 1, swapped)
-    play(game, state, None, random.Random(1))
+    play(game, state, None, random.Random(1), ("vectors-swap", 1))
     record = linked(dict(game.history(state) or {}, table="vectors-swap", hand=1, match=1, awaited=[0, 1]), None)
     out.append({"title": "Seats swapped at a match's start, as the commitment fixed them", "lines": [record],
                 "commitment": {"hand": 1, "commitment": swapped.commitment, "seats_from": order,
@@ -419,11 +463,14 @@ PUBLISHED = Path(__file__).resolve().parent.parent / "docs" / "deal-vectors.json
 def vectors() -> dict[str, Any]:
     """Every version's vectors. The first version's are published and stay exactly as they were published
     (the bots and the option names that made its hands have changed since; its deals have not, and the tests
-    hold them to this code): they are read back from the file. The second version's are made here."""
+    hold them to this code): they are read back from the file. The second version's are made here, each hand the
+    file already holds played by its published actions (``SCRIPTS``)."""
     SCHEME_NOW[0] = SCHEMES[0]
     published = json.loads(PUBLISHED.read_text(encoding="utf-8")) if PUBLISHED.exists() else {}
     first = {key: published[key] for key in ("streams", "deals", "chain") if key in published} or section()
     SCHEME_NOW[0] = SCHEMES[1]
+    SCRIPTS.clear()
+    SCRIPTS.update(scripts(published))
     second = {"scheme": SCHEMES[1], "link_tag": LINK_TAG.hex(), "chains": [chain_vector()], **section(),
               "accounting": accounting()}
     return {

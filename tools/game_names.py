@@ -17,12 +17,21 @@ Every list comes from the registries: the games from ``engine.games`` (each game
 family's folder is the package of its ``Family``). A game's own modules: its entry and its client facts
 (``engine/games/<name>.py``, ``client/games/<name>.py``), its rules' module, its family's. A family's own modules: its
 engine folder (``engine/rummy/``), its games' entries and client facts, and its games' boards with their parts
-(``client/boards/rummy*.py``).
+(``client/boards/rummy*.py``). A bench module named for a game (``bench/recount_<name>.py``, ``bench/<name>_*.py``)
+is the game's own, as its tests are.
+
+The benches and the tools are read too (``OUTSIDE``): they are not the package, and they still name the games in
+many places (a bench of one game, a list of tables); ``tests/test_layout.py`` holds their count, which may only go
+down. Besides strings, an identifier may name a game (``rummy_pb2.ChinchonUp``, ``self.chinchon = ...``,
+``CACHETA_TEN``): ``identified`` finds those, and ``branches`` counts every use of a name an import binds to a
+family's modules (``rummy_pb2.RummyDealt``), not only the import: a module that tells a family's events apart a
+dozen times is a dozen branches.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -32,6 +41,9 @@ from pathlib import Path
 
 PARTS = ("engine", "server", "client", "cardtui")
 """The package's folders (``tools.layout``), whose code is read."""
+OUTSIDE = ("bench", "tools")
+"""The benches and the tools: not the package, but kept to it (``tests/test_layout.py`` holds their count, which may
+only go down); a game's own bench data is in its entry (``Entry.bench``)."""
 SKIPPED = ("cardtui/v1/*",)
 """Generated code (the protobuf stubs)."""
 
@@ -83,7 +95,8 @@ def registries() -> Registries:
     family_of = {name: games.entry(name).rules.family_name for name in games.ENTRIES}
     game_own: dict[str, tuple[str, ...]] = {}
     for name, entry in games.ENTRIES.items():
-        own = [f"engine/games/{name}.py", f"client/games/{name}.py", _path(type(entry.rules).__module__)]
+        own = [f"engine/games/{name}.py", f"client/games/{name}.py", _path(type(entry.rules).__module__),
+               f"bench/{name}.py", f"bench/{name}_*.py", f"bench/*_{name}.py"]
         fam_name = family_of[name]
         if fam_name in folders:
             own.append(folders[fam_name] + "/*")
@@ -106,7 +119,7 @@ def owned(patterns: tuple[str, ...], path: str) -> bool:
 
 def nodes(tree: ast.AST) -> list[ast.AST]:
     """Every node of ``tree``, in ``ast.walk``'s order: walked once for all a scan asks of a module (walking each
-    module three times took most of the scan's seconds)."""
+    module several times took most of the scan's seconds)."""
     every = [tree]
     for node in every:  # (grows as it goes: each node's children after the nodes before them)
         every.extend(ast.iter_child_nodes(node))
@@ -155,6 +168,43 @@ def places(source: str, path: str, reg: Registries | None = None) -> Iterator[tu
                 yield node.lineno, game
 
 
+def _words(identifier: str) -> list[str]:
+    """An identifier's words, lower-cased (``ChinchonUp``: chinchon, up; ``CACHETA_TEN``: cacheta, ten)."""
+    out: list[str] = []
+    for part in identifier.split("_"):
+        out += [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", part)]
+    return out
+
+
+def _identifiers(every: list[ast.AST]) -> Iterator[tuple[int, str]]:
+    """(line, identifier) for every name the code gives or reads: a variable, an attribute, a function, a class."""
+    for node in every:
+        if isinstance(node, ast.Name):
+            yield node.lineno, node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.lineno, node.name
+        elif isinstance(node, ast.arg):
+            yield node.lineno, node.arg
+
+
+def identified(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
+    """(line, the game named) for each identifier in one module that names a game it does not own: a wire message
+    (``rummy_pb2.ChinchonUp``), a flag (``self.chinchon = ...``), a constant (``CACHETA_TEN``). A game whose name is
+    its family's (Cacho's) is left to ``branches``: its name in an identifier is the family's wire (``cacho_pb2``)."""
+    reg = reg or registries()
+    games = {g: g.split("_") for g in reg.games if g not in reg.families}
+    found: set[tuple[int, str]] = set()
+    for line, name in _identifiers(nodes(ast.parse(source, path))):
+        words = _words(name)
+        for game, named in games.items():
+            if any(words[i:i + len(named)] == named for i in range(len(words) - len(named) + 1)) and \
+                    not owned(reg.games[game], path):
+                found.add((line, game))
+    yield from sorted(found)
+
+
 def _imported(every: list[ast.AST]) -> Iterator[tuple[int, str]]:
     """(line, module) for every module an import statement names (``from a import b``: ``a`` and ``a.b``)."""
     for node in every:
@@ -176,6 +226,25 @@ def _family_of_module(module: str, families: tuple[str, ...]) -> str | None:
     return None
 
 
+def _bound(every: list[ast.AST], families: tuple[str, ...]) -> dict[str, str]:
+    """The names an import binds to a family's modules or what they hold (``rummy_pb2``, ``RummyView``), each to
+    its family: every use of one is a branch on the family, not only the import."""
+    out: dict[str, str] = {}
+    for node in every:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                fam = _family_of_module(alias.name, families)
+                if fam is not None and alias.asname:
+                    out[alias.asname] = fam
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                fam = _family_of_module(node.module, families) or _family_of_module(
+                    f"{node.module}.{alias.name}", families)
+                if fam is not None:
+                    out[alias.asname or alias.name] = fam
+    return out
+
+
 def branches(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
     """(line, the family) for each place in one module that branches on a family it does not belong to."""
     reg = reg or registries()
@@ -191,10 +260,13 @@ def branches(source: str, path: str, reg: Registries | None = None) -> Iterator[
         fam = _family_of_module(module, families)
         if fam is not None and fam not in mine:
             seen.add((line, fam))
+    bound = _bound(every, families)
     oneofs = _oneof_names(every)
     for node in every:
         named: list[str] = []
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+        if isinstance(node, ast.Name) and node.id in bound and isinstance(node.ctx, ast.Load):
+            named = [bound[node.id]]  # each use of a family's module or record: ``rummy_pb2.RummyDealt``
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
                 "HasField", "WhichOneof", "ClearField"):
             named = [c.value for a in node.args for c in ast.walk(a)
                      if isinstance(c, ast.Constant) and c.value in families]
@@ -217,12 +289,21 @@ def modules(root: Path, parts: tuple[str, ...] = PARTS) -> Iterator[tuple[str, s
                 yield path, file.read_text()
 
 
-def scan(root: Path) -> list[tuple[str, int, str]]:
+def scan(root: Path, parts: tuple[str, ...] = PARTS) -> list[tuple[str, int, str]]:
     """(path, line, game) for every place under ``root`` (a checkout) that names a game outside its own."""
     reg = registries()
     found: list[tuple[str, int, str]] = []
-    for path, source in modules(root):
+    for path, source in modules(root, parts):
         found.extend((path, line, game) for line, game in places(source, path, reg))
+    return sorted(set(found))
+
+
+def scan_identifiers(root: Path, parts: tuple[str, ...] = PARTS) -> list[tuple[str, int, str]]:
+    """(path, line, game) for every identifier under ``root`` that names a game outside its own (``identified``)."""
+    reg = registries()
+    found: list[tuple[str, int, str]] = []
+    for path, source in modules(root, parts):
+        found.extend((path, line, game) for line, game in identified(source, path, reg))
     return sorted(set(found))
 
 
@@ -238,13 +319,22 @@ def scan_branches(root: Path) -> list[tuple[str, int, str]]:
 def main(argv: list[str]) -> int:
     root = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent
     named, branched = scan(root), scan_branches(root)
+    ids = scan_identifiers(root)
+    outside = scan(root, OUTSIDE) + scan_identifiers(root, OUTSIDE)
     for path, line, game in named:
         print(f"{path}:{line}: the game {game}")
+    for path, line, game in ids:
+        print(f"{path}:{line}: the game {game}, in a name")
     for path, line, fam in branched:
         print(f"{path}:{line}: the {fam} family")
-    print(f"{len(named)} places name a game, in {len({p for p, _, _ in named})} modules; "
-          f"{len(branched)} branch on a family, in {len({p for p, _, _ in branched})} modules")
-    return 1 if named or branched else 0
+    print(f"{len(named)} places name a game and {len(ids)} identifiers do, in "
+          f"{len({p for p, _, _ in named + ids})} modules; "
+          f"{len(branched)} uses branch on a family, in {len({p for p, _, _ in branched})} modules")
+    for part in OUTSIDE:
+        mine = [f for f in outside if f[0].startswith(part + "/")]
+        print(f"{part}/: {len(mine)} places name a game (strings and identifiers), in "
+              f"{len({p for p, _, _ in mine})} modules")
+    return 1 if named or ids or branched else 0
 
 
 if __name__ == "__main__":

@@ -6,13 +6,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards import rummy_deal
 from cardtui.client.boards.rummy_words import BOARD_KEYS
 from cardtui.client.option_words import OptionWords
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
-from cardtui.v1 import common_pb2
+from cardtui.v1 import common_pb2, rummy_pb2
 
 if TYPE_CHECKING:
+    from google.protobuf.message import Message
+
     from cardtui.client.boards.base import Board
     from cardtui.client.shape import Family
 
@@ -43,6 +46,20 @@ def still_in(points: int, options: Mapping[str, common_pb2.OptionValue]) -> bool
     return points <= (options["target"].number if "target" in options else 100)
 
 
+def turned_up(body: Message) -> str | None:
+    """The card turned up from the deck after the deal to start the pile (docs/deal.md §10.5)."""
+    return body.card if isinstance(body, rummy_pb2.ChinchonUp) else None
+
+
+def counted(body: Message) -> list[tuple[int, str]] | None:
+    """Every hand laid out at the count: the closer's cards beyond the melds it closed with, every other hand
+    whole (its melds, its loose cards, what it laid off); the first count is the closer's."""
+    if not isinstance(body, rummy_pb2.ChinchonCounted):
+        return None
+    return [(c.seat, card) for i, c in enumerate(body.counts) for card in (list(c.loose) if i == 0 else [
+        *(x for meld in c.melds for x in meld.cards), *c.loose, *c.laid_off])]
+
+
 GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Chinchón",
@@ -51,7 +68,9 @@ GAME = gamebook.register(gamebook.ClientGame(
     pack=PACKS["spanish40"],
     pack_for=pack_for,
     dealing=fairness.Dealing(still_in=still_in),
-    deal_check=fairness.rummy,
+    deal_check=rummy_deal.check(rummy_deal.Shows(
+        turned_up=turned_up, not_next=N_("the card turned up, {card}, is not the deck's next card"),
+        laid_out=counted, laid_how=N_("counted"))),
     leaving=N_("A bot plays your seat until someone takes it; your points stay with the seat."),
     held=8,
     kinds=("draw:stock", "draw:pile", "knock", "reenter", "pass"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards import rummy_deal
 from cardtui.client.boards.rummy_words import BOARD_KEYS
 from cardtui.client.option_words import CLAIM_MS, OptionWords
 from cardtui.fair import PACKS
@@ -36,7 +37,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     lines=lines,
     pack=PACKS["french104"],
     dealing=fairness.Dealing(to_winner=True),
-    deal_check=fairness.rummy,
+    deal_check=rummy_deal.check(),
     leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
     chips=True,
     held=10,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from cardtui.engine.bots import odds
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.games.entry import Chart, Entry, Record
+from cardtui.engine.games.entry import Bench, Chart, Entry, Record
 from cardtui.engine.rummy.bots import baselines, cacheta_easy, cacheta_hard, cacheta_normal
 from cardtui.engine.rummy.bots import cacheta as today
 from cardtui.engine.rummy.cacheta import GAME
@@ -28,4 +28,6 @@ ENTRY = Entry(
                "cacheta-guarded": baselines.cacheta_guarded},
     judged=cacheta_hard.hard,
     chart=Chart(standing=standing, floor=True),
+    bench=Bench(night=(3, ("easy", "normal", "hard")), facts_most=12, spoken=0.8,
+                facts=(({}, 2), ({"claim_ms": 0}, 4))),
 )

@@ -9,7 +9,7 @@ from cardtui.engine.cacho.bots import easy as cacho_easy
 from cardtui.engine.cacho.bots import pool as styles
 from cardtui.engine.cacho.bots import search as cacho_search
 from cardtui.engine.cacho.rules import GAME
-from cardtui.engine.games.entry import Entry, Record
+from cardtui.engine.games.entry import Bench, Entry, Record
 
 
 def stake(record: Record) -> float:
@@ -28,4 +28,5 @@ ENTRY = Entry(
     pool=pool.named(styles.player),
     analysed_unasked=True,
     stake=stake,
+    bench=Bench(night=(4, ("easy", "normal", "hard")), facts=(({}, 2), ({"chips": 6}, 4))),
 )

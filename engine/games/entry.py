@@ -52,6 +52,25 @@ class Chart:
 
 
 @dataclass(frozen=True, slots=True)
+class Bench:
+    """How the benches (``bench/``) play the game: each game says it here, so no bench keeps a list of games that
+    falls behind the day a game is added, or must be edited the day one is taken away."""
+
+    seats: int = 2
+    """The table hard plays hard at where the analysis counts hard's decisions flagged (``bench.analysis``), for a
+    game its self-play does not already seat."""
+    night: tuple[int, tuple[str, ...]] = (2, ("easy", "normal", "hard"))
+    """The table and the levels of the bots the night's soak seats at it (``bench.soak``)."""
+    facts: tuple[tuple[Mapping[str, Any], int], ...] = ()
+    """Each option set that changes a fact the advice states, with a count of players it allows: the advice's facts
+    recounted from the history (``bench.facts``)."""
+    facts_most: int | None = None
+    """The most decisions of a hand the facts' bench checks (drawn through the hand), where a hand has many."""
+    spoken: float = 1.0
+    """The most of a hand's time its speech may take at espeak-ng's own rate (``bench.speech``, issue 91)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One game as the room offers it."""
 
@@ -80,6 +99,8 @@ class Entry:
     """A player's record counts the calls they won (truco's)."""
     place: int = 100
     """Where the room's lists show it among the games, lower first."""
+    bench: Bench = Bench()
+    """How the benches play it."""
 
     @property
     def name(self) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.games.entry import Chart, Entry, Record
+from cardtui.engine.games.entry import Bench, Chart, Entry, Record
 from cardtui.engine.rummy.bots import baselines, pifpaf_hard
 from cardtui.engine.rummy.bots import levels as rummy_levels
 from cardtui.engine.rummy.bots import pifpaf as today
@@ -31,4 +31,7 @@ ENTRY = Entry(
     judged=pifpaf_hard.hard,
     stake=stake,
     chart=Chart(rebuys=rebuys),
+    bench=Bench(night=(4, ("easy", "normal", "hard")), facts_most=12, spoken=0.8, facts=(
+        ({}, 3), ({"group_suits": "atleast3", "ace_high": True, "dealer": "rotate"}, 4),
+        ({"claim_ms": 0, "ante": 2, "max_bet": 4}, 5))),
 )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from cardtui.engine.bots import odds, pool
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.games.entry import Chart, Entry, Record
+from cardtui.engine.games.entry import Bench, Chart, Entry, Record
 from cardtui.engine.truco.argentino.game import GAME
 from cardtui.engine.truco.bots import baselines, today
 from cardtui.engine.truco.bots import easy as truco_easy
@@ -35,4 +35,10 @@ ENTRY = Entry(
     analysed_unasked=True,
     chart=Chart(standing=standing, even=0.5),
     calls_won=True,
+    bench=Bench(night=(2, ("normal", "hard")), facts=(
+        ({}, 2),
+        ({"ties": "first_trick", "envido_unsuited": "highest", "target": 15}, 2),
+        ({"flor": True, "envido_scored": "at_once", "mazo_first": 2}, 4),
+        ({"envido_unsuited": "highest", "ties": "first_trick", "flor": True}, 6),
+        ({"pica_pica": False, "envido_scored": "at_once", "target": 15}, 6))),
 )

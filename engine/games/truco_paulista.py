@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from cardtui.engine.bots import odds, pool
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.games.entry import Chart, Entry, Record
+from cardtui.engine.games.entry import Bench, Chart, Entry, Record
 from cardtui.engine.truco.bots import baselines, today
 from cardtui.engine.truco.bots import easy as truco_easy
 from cardtui.engine.truco.bots import pool as styles
@@ -35,4 +35,5 @@ ENTRY = Entry(
     analysed_unasked=True,
     chart=Chart(standing=standing, even=0.5),
     calls_won=True,
+    bench=Bench(night=(4, ("easy", "normal", "hard")), facts=(({}, 4), ({"truco_decides": "hand"}, 4))),
 )

@@ -9,31 +9,37 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.facts import OPTION_SETS, Tally, check, records
 from bench.recount import PAULISTA_RANK, _groups, _may_meld, envido_of, facts, seen_by
 from cardtui.engine import advice, analysis
-from cardtui.engine.advice import DiscardReason, DrawReason, EnvidoReason, KnockReason, TrucoReason
+from cardtui.engine.advice import EnvidoReason, TrucoReason
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.games import ENTRIES
 from cardtui.engine.rummy.melds import CARDS
 from cardtui.engine.seen import seen, unseen
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.paulista.game import GAME as PAU
 from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
 
-CHINCHON = [i for i, (game, _, _) in enumerate(OPTION_SETS) if game == "chinchon"]
-SETS = st.sampled_from([i for i in range(len(OPTION_SETS)) if i not in CHINCHON])
-"""The sets the random hands are drawn from: Chinchón's are checked on fixed seeds below (``test_chinchon_...``),
-which keeps the draws here, and their time, as they were."""
+OWN = frozenset(name for name in ENTRIES if (Path(__file__).parent / f"test_{name}_facts.py").exists())
+"""The games whose facts have a test of their own (``tests/engine/test_<name>_facts.py``, on fixed seeds): left out
+of the random draws here, which keeps the draws' time as it was."""
+SETS = st.sampled_from([i for i, (game, _, _) in enumerate(OPTION_SETS) if game not in OWN])
 SEEDS = st.integers(min_value=0, max_value=2**32)
 RUMMY_DECISIONS = 3
 """Rummy decisions checked a hand (drawn through it): the recount's meld search is the slow one."""
+
+
+def first(game: str) -> int:
+    """The index of ``game``'s first option set (its defaults)."""
+    return next(i for i, (name, _, _) in enumerate(OPTION_SETS) if name == game)
 
 
 def hand(index: int, seed: int) -> dict[str, Any]:
@@ -48,7 +54,7 @@ def test_every_fact_a_reason_states_is_the_one_the_history_recounts(index: int, 
     game = OPTION_SETS[index][0]
     tally = Tally()
     check(hand(index, seed), random.Random(seed), tally, game,
-          most=RUMMY_DECISIONS if game in ("pifpaf", "cacheta", "chinchon") else None)
+          most=RUMMY_DECISIONS if ENTRIES[game].bench.facts_most else None)
     assert not tally.wrong, [(where, step, f) for where, step, f in tally.wrong[:5]]
 
 
@@ -77,7 +83,7 @@ def test_the_recounts_groups_are_every_group_that_may_meld(hand: list[Card], wil
 
 def test_the_recount_tells_a_wrong_fact() -> None:
     """A reason with one fact changed is caught: the recount is not the reason read back."""
-    record = hand(0, 3)
+    record = hand(first("truco_paulista"), 3)
     position = next(p for p in analysis.positions(record) if analysis.worth_judging(p))
     best = next(a for a in position.legal if a.type != "signal" and a != position.chosen)
     why = advice.reason(position.view, position.legal, position.chosen, best)
@@ -130,7 +136,7 @@ def test_a_card_taken_and_thrown_back_is_counted_once() -> None:
     """Pif Paf: a card another seat took from the pile and threw back is on the pile, not also in that seat's hand
     (1,077 of 5,627 rummy reasons counted it twice, their unseen and live cards one to three too few)."""
     for seed in range(40):
-        record = hand(7, seed)  # Pif Paf, three players
+        record = hand(first("pifpaf"), seed)  # Pif Paf, three players
         for position in analysis.positions(record):
             view = position.view
             back = [c for s in view.seats if s.seat != view.you for c in s.taken if c not in s.known]
@@ -154,47 +160,3 @@ def test_the_facts_bench_looks_at_its_clock_after_every_hand(monkeypatch: Any) -
     assert bench_facts.run(lines.append, quick=True, seconds=3600.0)
     assert any(line.startswith("  after ") and " 1 hands, " in line for line in lines), lines
     assert " facts checked in 1 hands, 0 wrong, in " in lines[-1], lines
-
-
-def test_a_chinchon_seat_has_seen_the_card_turned_up_and_its_reasons_count_the_spanish_pack() -> None:
-    """Chinchón: the card turned up to start the pile is seen by every seat until it is taken; a reason's live cards
-    are the Spanish pack's (counted over the French one they were always none), and a close's cards melded are the
-    seven's, not Pif Paf's nine, said as a close (``closes``). Each fact stated is the one the history recounts."""
-    index = next(i for i, (game, options, _) in enumerate(OPTION_SETS) if game == "chinchon" and not options)
-    helped = closes = 0
-    for seed in range(12):
-        record = hand(index, seed)
-        positions = list(analysis.positions(record))
-        up = Card.parse(record["up"])
-        assert seen_by(record, positions[0].step)[up] >= 1 and seen(positions[0].view)[up] >= 1
-        for position in positions:
-            if position.step % 3 and not any(a.type == "knock" for a in position.legal):
-                continue  # every third decision, and every one a close was open at
-            others = [a for a in position.legal if not analysis.same(a, position.chosen)]
-            for best in others[:1] + [a for a in others[1:] if a.type == "knock"][:1]:
-                why = advice.reason(position.view, position.legal, position.chosen, best)
-                if why is None:
-                    continue
-                stated = facts(record, position.step, position.chosen, best, why)
-                assert all(f.true for f in stated), [f for f in stated if not f.true]
-                helped += isinstance(why, DiscardReason) and why.chosen_outs > 0
-                assert not isinstance(why, DrawReason | KnockReason) or why.closes, why  # said as a close of seven
-                if isinstance(why, KnockReason):
-                    closes += 1
-                    assert 4 <= why.melded <= 7, why
-        if helped and closes >= 2:
-            break
-    assert helped and closes >= 2, (helped, closes)
-
-
-@pytest.mark.parametrize("index", CHINCHON)
-def test_chinchon_facts_and_what_a_seat_has_seen_are_recounted_at_each_option_set(index: int) -> None:
-    """Each Chinchón option set (its pack of 48 and jokers, the figures' numbers, a limit, re-entry): a few decisions
-    of two hands, every fact recounted; and at every action what each seat has seen is what the history shows."""
-    for seed in (1, 2):
-        record = hand(index, seed)
-        tally = Tally()
-        check(record, random.Random(seed), tally, "chinchon", most=RUMMY_DECISIONS)
-        assert tally.facts and not tally.wrong, [(where, step, f) for where, step, f in tally.wrong[:5]]
-        for position in analysis.positions(record):
-            assert +seen(position.view) == +seen_by(record, position.step), position.step

@@ -34,6 +34,11 @@ from cardtui.engine.rummy.records import (
     RummyWindowClosed,
 )
 from tests.held import cards_in
+from tests.per_game import GameTests, Short
+
+TESTS = GameTests(watched=Short(3, {"start_points": 2, "claim_ms": 500}), tournament=Short(4), entries=8,
+                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "cut", "pass", "declare"}))
+"""This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
 
 
 def seats(n: int) -> list[SeatInfo]:

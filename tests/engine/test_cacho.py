@@ -13,6 +13,12 @@ from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
 from cardtui.engine.cacho.rules import BET, CACHO, DECK, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, IllegalAction, NotYourTurn, SeatInfo
+from tests.per_game import BETTING, GameTests, Short
+
+TESTS = GameTests(watched=Short(4, {"chips": 3}), tournament=Short(3, {"chips": 3}), entries=7,
+                  offered=frozenset({"pass"}) | BETTING)
+"""This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
+
 
 pass_, bet = Action(PASS), lambda n: Action(BET, n)
 

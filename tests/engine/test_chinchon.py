@@ -37,6 +37,12 @@ from cardtui.engine.rummy.records import (
     Scoring,
     SeatStatus,
 )
+from tests.per_game import GameTests, Short
+
+TESTS = GameTests(watched=Short(3, {"target": 20}), tournament=Short(3, {"target": 20}), entries=7,
+                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "reenter", "pass"}))
+"""This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
+
 
 NAMES = ["ana", "bia", "caio", "duda"]
 

@@ -69,23 +69,6 @@ def test_cacheta_charts_the_chance_of_being_the_last_player_left() -> None:
     assert [p.held for p in chart.seats[1].points] == [3, 2, 0, 0]  # never below 0
 
 
-def test_chinchon_charts_the_chance_of_being_the_last_player_in_points_counting_against() -> None:
-    from cardtui.engine.rummy.bots import chinchon_odds
-
-    records = match("chinchon", {0: 0, 1: 0, 2: 0}, [{0: 3, 1: 40, 2: 20}, {0: -10, 1: 65, 2: 12}],
-                    options={"target": 100})
-    chart = match_chart.chart(records)
-    assert chart is not None and chart.unit is Unit.MATCH and chart.even == pytest.approx(1 / 3)
-    assert values(chart, 0) == pytest.approx([1 / 3, chinchon_odds.chinchon([3, 40, 20], 0, 100),
-                                              chinchon_odds.chinchon([-7, 105, 32], 0, 100)])
-    assert values(chart, 0)[1] > 1 / 3 > values(chart, 1)[1], "fewer points, better odds"
-    assert values(chart, 1)[-1] == 0.0, "past the target: out"
-    won = match("chinchon", {0: 50, 1: 10}, [{0: -10, 1: 30}])
-    won[0]["result"]["chinchon"], won[0]["result"]["winner"] = True, 0
-    assert values(match_chart.chart(won), 0)[-1] == 1.0 and values(match_chart.chart(won), 1)[-1] == 0.0, (
-        "a chinchón wins the match")
-
-
 @pytest.mark.parametrize("game", ["cacho", "pifpaf"])
 def test_a_freeze_out_for_chips_charts_the_share_of_the_chips_held(game: str) -> None:
     records = match(game, {0: 20, 1: 20, 2: 20}, [{0: 4, 1: -2, 2: -2}, {0: -24, 1: 6, 2: 18}, {1: -24, 2: 24}])

@@ -32,6 +32,13 @@ from cardtui.engine.rummy.records import (
     RummyWindowOpened,
 )
 from tests.held import cards_in
+from tests.per_game import BETTING, GameTests, Short
+
+TESTS = GameTests(watched=Short(3, {"chips": 2, "claim_ms": 500}), tournament=Short(3, {"chips": 1, "claim_ms": 500}),
+                  entries=6,
+                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "claim", "pass"}) | BETTING)
+"""This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
+
 
 DECK = pack("french104")
 """Pif Paf's and Cacheta's pack: two French decks."""

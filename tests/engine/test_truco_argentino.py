@@ -11,13 +11,19 @@ from hypothesis import strategies as hs
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
 from cardtui.engine.truco.argentino.game import GAME, ArgentinoState
-from cardtui.engine.truco.argentino.rules import DECK, RANK, Ties, told
+from cardtui.engine.truco.argentino.rules import ACTION_TYPES, DECK, RANK, Ties, told
 from cardtui.engine.truco.envido import Unsuited, accepted_value, envido, refused_value
 from cardtui.engine.truco.flor import flor_value as flor
 from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.paulista.game import GAME as PAULISTA
 from cardtui.engine.truco.signals import Chat, Signal
 from cardtui.engine.truco.views import TrucoView
+from tests.per_game import GameTests, Short
+
+TESTS = GameTests(watched=Short(2, {"target": 15}), tournament=Short(2, {"target": 15}), entries=5,
+                  offered=ACTION_TYPES)
+"""This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
+
 
 E, R, F = Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO
 

@@ -13,9 +13,14 @@ from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTu
 from cardtui.engine.truco.events import DealChoice, PaulistaDealChoice, PaulistaPartnerCards, TrucoSignalled
 from cardtui.engine.truco.ladder import Word
 from cardtui.engine.truco.paulista.game import GAME, PaulistaState
-from cardtui.engine.truco.paulista.rules import DECK, RANK
+from cardtui.engine.truco.paulista.rules import ACTION_TYPES, DECK, RANK
 from cardtui.engine.truco.signals import Signal
 from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoStake
+from tests.per_game import GameTests, Short
+
+TESTS = GameTests(watched=Short(4), tournament=Short(4), entries=5, offered=ACTION_TYPES)
+"""This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
+
 
 SEATS = [SeatInfo(i, f"p{i}", i % 2) for i in range(4)]
 

@@ -18,9 +18,10 @@ from cardtui.server.app import Running, start
 from cardtui.server.base import wire
 from cardtui.server.base.clock import ManualClock
 from cardtui.server.base.limits import Limits
-from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, replay_pb2, table_pb2
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, replay_pb2, table_pb2
 from tests.conftest import Player, kind, started
 from tests.engine.test_replays import RIGGED
+from tests.per_game import declared
 from tests.waiting import eventually, timers_until
 
 
@@ -157,14 +158,8 @@ async def test_the_delayed_view_refuses_the_hand_in_play(server: Running, lobby:
 
 
 # -- the delayed view over whole bot games ----------------------------------------------------------
-GAMES_TO_PLAY = {
-    "cacho": (4, {"chips": common_pb2.OptionValue(number=3)}),
-    "truco_paulista": (4, {}),
-    "truco_argentino": (2, {"target": common_pb2.OptionValue(number=15)}),
-    "pifpaf": (3, {"chips": common_pb2.OptionValue(number=2), "claim_ms": common_pb2.OptionValue(number=500)}),
-    "cacheta": (3, {"start_points": common_pb2.OptionValue(number=2), "claim_ms": common_pb2.OptionValue(number=500)}),
-    "chinchon": (3, {"target": common_pb2.OptionValue(number=20)}),
-}
+GAMES_TO_PLAY = {game: tests.watched for game, tests in declared().items()}
+"""Each game's short match, as its own tests declare it (tests/per_game.py)."""
 
 
 @pytest_asyncio.fixture
@@ -252,7 +247,7 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: tuple[
     the cards the hand in play was dealt. The table makes its next move (a bot's, a window's end,
     the next deal) when the watcher has seen the last and looked."""
     busy_server, clock = busy_server
-    players, options = GAMES_TO_PLAY[game]
+    players, options = GAMES_TO_PLAY[game].players, GAMES_TO_PLAY[game].wire()
     address = f"127.0.0.1:{busy_server.port}"
     async with grpc.aio.insecure_channel(address) as channel:
         lobby = lobby_pb2_grpc.LobbyStub(channel)

@@ -28,6 +28,7 @@ from cardtui.server.base.limits import Limits
 from cardtui.server.hands.tournaments import Tournaments
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
 from tests.conftest import Player
+from tests.per_game import declared
 from tests.waiting import eventually
 
 FINISHED = tournament_pb2.TOURNAMENT_STATUS_FINISHED
@@ -89,21 +90,19 @@ def recomputed_rows(records: list[dict[str, Any]], tid: str) -> list[tuple[int, 
     return [(s.place, s.entry, s.vp, s.gp, s.head_to_head) for s in again.standings]
 
 
-SMALL_STAKES = {"cacho": {"chips": 3}, "pifpaf": {"chips": 1, "claim_ms": 500}, "truco_argentino": {"target": 15},
-                "chinchon": {"target": 20}}
-"""Options that keep a match short, so that three rounds of bots take a second or two."""
+DECLARED = declared()
+"""Each game's rows, as its own tests declare them (tests/per_game.py)."""
 
 
 @pytest.mark.parametrize(("game", "size", "entries"), [
-    ("cacheta", 4, 8), ("truco_paulista", 4, 5), ("cacho", 3, 7), ("pifpaf", 3, 6), ("truco_argentino", 2, 5),
-    ("chinchon", 3, 7),
+    (game, tests.tournament.players, tests.entries) for game, tests in DECLARED.items()
 ])
 async def test_a_whole_tournament_of_bots_whose_standings_the_histories_give_again(
     quick: Running, game: str, size: int, entries: int
 ) -> None:
-    fields: dict[str, Any] = {}
-    if game in SMALL_STAKES:
-        fields["options"] = {k: common_pb2.OptionValue(number=v) for k, v in SMALL_STAKES[game].items()}
+    """Each game as its own tests declare it (tests/per_game.py): its tables, its entries, and the options that keep
+    a match short, so that three rounds of bots take a second or two."""
+    fields: dict[str, Any] = {"options": DECLARED[game].tournament.wire()}
     async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
         stub = tournament_pb2_grpc.TournamentsStub(ch)
         created = await stub.CreateTournament(request(game=game, table_size=size, max_entries=entries, bots_fill=True,

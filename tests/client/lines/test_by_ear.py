@@ -16,9 +16,8 @@ import pytest
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from cardtui.client.fairness import Standing
 from cardtui.client.lines import loop  # noqa: F401  (the games' words, as the line mode has them)
-from cardtui.client.lines.narration import LEVEL_SAID, SHORT_STANDINGS, Level
+from cardtui.client.lines.narration import LEVEL_SAID, Level
 from cardtui.client.lines.reading import runs_of_numbers
 from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel
@@ -30,10 +29,9 @@ from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.lines.listener import Heard, Listener
 
-GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho", "chinchon")
+GAMES = tuple(e.name for e in games.BUILT_IN)
 LANGUAGES = ("en", "pt_BR", "es")
-FAMILY = {"pifpaf": "rummy", "cacheta": "rummy", "truco_paulista": "truco", "truco_argentino": "truco",
-          "cacho": "cacho", "chinchon": "rummy"}
+FAMILY = {e.name: e.rules.family_name for e in games.BUILT_IN}
 EYE_ONLY = re.compile(r"[\x00-\x06\x08-\x1f\x7f\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\U0001faff"
                       r"♠♣♥♦⚔♧●♡·]")
 """What a listener cannot hear: control characters (escapes, cursor motion; the bell alone is allowed), box
@@ -147,29 +145,6 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
     for line in heard.raw:
         found = EYE_ONLY.findall(line.replace("\a", "").removesuffix("\n"))
         assert not found, f"drawn for the eye: {found} in {line!r}"
-
-
-async def test_a_whole_chinchon_match_by_ear(patient_server: Running) -> None:
-    """A whole match by ear, at the usual options (out past 100 points): the player plays each turn by number from
-    the sentences alone, hand after hand, until the match is over; every hand's result says the player's own total
-    and every deal is heard checked fair."""
-    turn, _second, over, fair = markers("en")
-    player = Listener(f"127.0.0.1:{patient_server.port}")
-    player.start()
-    heard = player.heard
-    await heard.until(lambda s: "127.0.0.1" in s, "the welcome")
-    n = await sit(heard, "chinchon", "en")
-    end = await player.play_until(over, turn, "the match's end", after=n)
-    await heard.until(lambda s: "win the match" in s or "wins the match" in s, "who won the match", n)
-    assert await player.stop() == 0
-    said = heard.said[n:end + 1]
-    hands = sum(s.startswith("New hand: ") for s in said)  # each hand the player is in
-    results = [s for s in said if own_total("en").search(s)]
-    others = {v for k, v in SHORT_STANDINGS.items() if k is not Standing.FAIR}
-    assert hands >= 1 and any(s.startswith(fair) for s in said), (hands, said[-20:])  # then silence: each fair too
-    assert not [s for s in heard.said[n:] if s in others or "does not check out" in s], said
-    assert len(results) >= hands, f"{hands} hands, {len(results)} results with the player's own total: {said}"
-    assert any("out of the match" in s for s in said), said[-20:]
 
 
 async def test_the_analysis_by_ear_names_the_hand_it_judged(patient_server: Running) -> None:

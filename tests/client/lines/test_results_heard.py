@@ -21,13 +21,13 @@ from cardtui.client.lines import loop  # noqa: F401  (every game's words)
 from cardtui.client.lines.loop import LineRoom, Seat, Start
 from cardtui.client.lines.reading import runs_of_numbers
 from cardtui.client.models import TableModel
-from cardtui.engine.games import GAMES
+from cardtui.engine.games import BUILT_IN, GAMES
 from cardtui.i18n import _, speaking
 from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.lines.listener import Heard
 
-NAMES = ("pifpaf", "cacheta", "chinchon", "truco_paulista", "truco_argentino", "cacho")
+NAMES = tuple(e.name for e in BUILT_IN)
 LANGUAGES = ("en", "pt_BR", "es")
 PEOPLE = ("ana", "bot 2", "caio 3", "bot 4")
 """The player first; names that end in a number (two bots', a person's), which a total said after them would run
