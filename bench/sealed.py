@@ -342,7 +342,7 @@ SIZES = ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 4), (ARGENTINO, 6))
 def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> None:
     """A randomised cheating client (``tests/sealed/table.py``) against the referee and every honest client: about
     two hands in three with a cheat drawn at random by a seat drawn at random, the rest honest, every size."""
-    from tests.sealed.table import EXPECTED, SimTable, Trick
+    from tests.sealed.table import EXPECTED, MAO_TRICKS, SimTable, Trick
 
     rng = random.Random(seed)
     tables = {size: SimTable(random.Random(rng.randrange(2**32)), size[1], size[0]) for size in SIZES}
@@ -357,6 +357,8 @@ def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> N
         trick = rng.choice(list(Trick)) if rng.random() < 2 / 3 else None
         if trick in (Trick.FALSE_ENVIDO, Trick.FALSE_FLOR) and game != ARGENTINO:
             game, seats = ARGENTINO, rng.choice((2, 4, 6))
+        if trick in MAO_TRICKS:  # the mão's keep, pass or reject (truco paulista)
+            game, seats = PAULISTA, 4
         cheater = rng.randrange(seats) if trick else None
         kind: dict[str, object] = {}
         if game == PAULISTA and trick is None and rng.random() < 0.2:
@@ -380,7 +382,7 @@ def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> N
     print("   " + ", ".join(f"{trick.value} {c}/{m}" for trick, (m, c) in by_trick.items()))
 
 
-HOST_SIZES = ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 6))
+HOST_SIZES = ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 4), (ARGENTINO, 6))
 """Every seat count, and paulista's deal with its passes and rejections."""
 
 
@@ -420,7 +422,8 @@ if __name__ == "__main__":
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     if what == "cheats":
         cheats(print, count or 1200)
-    elif what == "host":
-        host(print, count or 300)
+    elif what == "host":  # python -m bench.sealed host N [game seats seed]: one size alone, to run sizes side by side
+        chosen = ((sys.argv[3], int(sys.argv[4])),) if len(sys.argv) > 4 else HOST_SIZES
+        host(print, count or 300, int(sys.argv[5]) if len(sys.argv) > 5 else 91, chosen)
     else:
         run(print, deals=count or 40)
