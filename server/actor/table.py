@@ -45,6 +45,7 @@ from cardtui.engine.core import (
 from cardtui.engine.fairness import DealSeed
 from cardtui.engine.history import action_entry, action_of
 from cardtui.engine.options import Raw
+from cardtui.engine.sealed import Move
 from cardtui.i18n import N_
 from cardtui.server.actor.dealing import Cut, Dealing
 from cardtui.server.actor.events import Chatted, MatchStarted
@@ -543,7 +544,7 @@ class Table:
         if self.sealed.waits:
             raise FailedPrecondition("The sealed deal is still being made: play begins once every seat's step is in.")
         sealed = self.match.sealed()
-        if sealed is not None and sealed.move(action) is not None:
+        if sealed is not None and sealed.move(action) not in (None, Move.KEEP):  # (a keep moves no card: ``followed``)
             raise FailedPrecondition("At a sealed table a card is played or shown with its keys (Table.Seal), not "
                                      "named alone.")
 

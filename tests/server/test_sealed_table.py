@@ -25,6 +25,7 @@ from cardtui.sealed import shuffle
 from cardtui.sealed.deck import SeatSecrets
 from cardtui.sealed.envelopes import open_envelope
 from cardtui.sealed.group import mul, product, scalar_bytes
+from cardtui.sealed.ledger import Ledger
 from cardtui.sealed.record import replay
 from cardtui.sealed.seat import SeatHand
 from cardtui.server.app import Running, start
@@ -82,24 +83,29 @@ def store_text(path: Path) -> str:
     return "\n".join(out)
 
 
-@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize(("game", "seats"), [("truco_argentino", 2), ("truco_argentino", 4), ("truco_paulista", 4)])
 async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_scores_it(
-    one_process: Running, tmp_path: Path, seats: int,
+    one_process: Running, tmp_path: Path, game: str, seats: int,
 ) -> None:
+    """Truco paulista: the mão rejects its first block (face up to everyone), passes the next to its partner (who
+    alone opens it, and plays it) and keeps the third; the partner's own block is never handed to it."""
     running = one_process
-    table_id = await create(running, game="truco_argentino", seats=seats, bots=0, turn_seconds=600, options=SEALED)
+    table_id = await create(running, game=game, seats=seats, bots=0, turn_seconds=600, options=SEALED)
     players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")[:seats]]
     readers = [asyncio.create_task(follow(p)) for p in players]
+    paulista = game == "truco_paulista"
     try:
-        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None,
-                         "each seat's three cards, opened by its own client")
+        await eventually(lambda: (players[0].sealed.layout is not None and all(
+            len(p.sealed.own_cards()) == (0 if paulista and p.seat == players[0].sealed.layout.partner else 3)
+            for p in players)) or None, "each seat's three cards, opened by its own client (the mão's partner's: "
+                                        "once the mão keeps)")
         table = running.room.tables[table_id]
         # the host holds nothing that opens a card: not its store, not the table's memory
         assert table.sealed is not None and table.sealed.hand is not None and table.sealed.hand.ready
         ledger = table.sealed.hand.ledger
         assert ledger is not None and not ledger.opened and not ledger.played
         state = table.match.state  # type: ignore[union-attr]
-        assert not any(state.known) and not any(state.dealt) and not any(state.hands)
+        assert not any(state.known) and not any(getattr(state, "dealt", ())) and not any(state.hands)
         text = store_text(tmp_path / "store.db")
         for p in players:
             mine = p.sealed.mine
@@ -108,20 +114,26 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
                 assert scalar_bytes(mine.secrets.card_key(place)).hex() not in text  # its own key never left
             assert mine.secrets.secret.hex() not in text
         cards = {p.seat: p.sealed.dealt() for p in players}
-        assert len({c for hand in cards.values() for c in hand}) == 3 * seats  # all different
+        assert len({c for hand in cards.values() for c in hand}) == 3 * seats - 3 * paulista  # all different
         for p in players:
             for other in players:
                 if other is not p:  # nobody opens another's cards
                     assert all(p.sealed.mine.card(place) is None  # type: ignore[union-attr]
                                for place in ledger.holdings[other.seat])
 
-        said = await play_hand(players, lambda: all(p.ended for p in players))
-        assert any(a.type == "announce" for _, a in said) and any(a.type == "play" for _, a in said)
-        dealer = table.sealed and players[0].sealed.layout.dealer  # type: ignore[union-attr]
-        assert open_table(int(dealer), cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
+        if paulista:
+            await paulista_hand(players, ledger, cards)
+        else:
+            said = await play_hand(players, lambda: all(p.ended for p in players))
+            assert any(a.type == "announce" for _, a in said) and any(a.type == "play" for _, a in said)
+            dealer = table.sealed and players[0].sealed.layout.dealer  # type: ignore[union-attr]
+            assert open_table(int(dealer), cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
         assert all(not p.sealed.named and not p.sealed.refused for p in players), [p.sealed.named for p in players]
         history = running.store.hands.last_hand(table_id)
         assert history is not None and history["sealed"]["steps"][-1] == {"step": "end"}
+        if paulista:
+            assert [s["step"] for s in history["sealed"]["steps"] if s["step"] in ("reject", "pass", "keep")] == [
+                "reject", "pass", "keep"]
         replayed = replay(history["sealed"])  # what `cardtui verify` checks: every step, no seat named
         assert replayed.cheat is None and not replayed.problem and replayed.steps == len(history["sealed"]["steps"])
     finally:
@@ -129,6 +141,31 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
             r.cancel()
         for p in players:
             await p.conn.close()
+
+
+async def paulista_hand(players: list[Player], ledger: Ledger, cards: dict[int, list[str]]) -> None:
+    """A sealed paulista hand from its deal to its end (``tests.sealed_play.choose``: the mão rejects, passes,
+    keeps): what each seat may open at each step is what the rules show it, and nothing else."""
+    layout = ledger.layout
+    mao, partner = layout.first, layout.partner
+    by_seat = {p.seat: p for p in players}
+    first_block = cards[mao]
+    said = await play_hand(players, lambda: all(p.ended for p in players))
+    kinds = [a.type for _, a in said]
+    assert kinds[:3] == ["reject", "pass_cards", "keep"] and "play" in kinds, kinds
+    rejected = next(a for _, a in said if a.type == "reject")
+    assert sorted(map(str, rejected.cards)) == sorted(first_block)  # the block shown face up is the one dealt
+    passed = [c for p, c in ledger.opened.items() if p in layout.spare(0)]
+    assert ledger.holdings[partner] == list(layout.spare(0)) and ledger.passed and ledger.spares_taken == 2
+    assert set(by_seat[partner].sealed.dealt()) >= set(passed)  # the partner opened the passed block, and played it
+    own = layout.hands()[partner]  # the partner's own block, never handed to it: nobody opened it
+    assert all(p.sealed.mine.card(place) is None for p in players for place in own)  # type: ignore[union-attr]
+    for seat, p in by_seat.items():  # the mão's kept block: its own alone (every card of it unplayed stays closed)
+        if seat != mao:
+            assert all(p.sealed.mine.card(place) is None  # type: ignore[union-attr]
+                       for place in layout.spare(1) if place not in ledger.opened)
+    assert all(not p.sealed.named and not p.sealed.refused for p in players), [
+        (p.sealed.named, p.sealed.refused) for p in players]
 
 
 async def test_a_client_that_restarts_mid_hand_plays_on_with_its_keys_from_its_disk(
