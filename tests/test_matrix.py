@@ -1330,14 +1330,16 @@ async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_lo
 
 
 @pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Seal")
+@pytest.mark.parametrize(("game", "seats"), [("truco_argentino", 2), ("truco_paulista", 4)])
 async def test_a_bot_s_sealed_hand_plays_on_after_a_kill_with_the_host_s_secrets_from_the_store(
-    arrangement: Arrangement, tmp_path: Path,
+    arrangement: Arrangement, tmp_path: Path, game: str, seats: int,
 ) -> None:
-    """ana and a bot at a sealed table, wherever it is served: the server makes the bot's part of the deal with
-    secrets of the host's, kept in the table's journal. The table's process is killed -9 once the deal is done; the
-    table comes back with the bot's secrets from the store (its cards the same, opened again by the host) and ana's
-    cards still closed to it, and the hand plays to its end with the bot's cards opened by their keys."""
-    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=1, turn_seconds=3600,
+    """ana and bots at a sealed table, wherever it is served: the server makes the bots' part of the deal with
+    secrets of the host's, kept in the table's journal. The table's process is killed -9 once ana's cards are hers;
+    the table comes back with the bots' secrets from the store (their cards the same, opened again by the host) and
+    ana's cards still closed to it, and the hand plays to its end with the bots' cards opened by their keys. At
+    truco paulista the mão's keep, pass or reject (ana's, or a bot's) goes through the same store and kill."""
+    table_id = await make_table(arrangement, game=game, seats=seats, bots=seats - 1, turn_seconds=3600,
                                 options=SEALED)
     ana = await sit_at(arrangement.lobby, table_id, "ana", tmp_path)
     reader = asyncio.create_task(follow(ana))
@@ -1347,16 +1349,15 @@ async def test_a_bot_s_sealed_hand_plays_on_after_a_kill_with_the_host_s_secrets
         nothing_stored_opens(arrangement, [ana])
         snapshots = ana.snapshots
         assert not ana.ended
-        bot = 1 - ana.seat
         ledger = ana.sealed.mine.ledger  # type: ignore[union-attr]
-        before = list(ledger.played.values()).count(bot)
+        before = sum(seat != ana.seat for seat in ledger.played.values())
         arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
         await eventually(lambda: (ana.snapshots > snapshots and ana.sealed.ready) or None,
                          "ana's stream back after the kill, the hand ready again")
         assert ana.sealed.dealt() == cards
         await play_hand([ana], lambda: ana.ended)
         assert not ana.sealed.named and not ana.sealed.refused, (ana.sealed.named, ana.sealed.refused)
-        assert list(ledger.played.values()).count(bot) > before  # the bot's cards, opened by keys recalled
+        assert sum(seat != ana.seat for seat in ledger.played.values()) > before  # bots' cards, by keys recalled
     finally:
         reader.cancel()
         await ana.conn.close()

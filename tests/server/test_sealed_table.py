@@ -345,17 +345,16 @@ def host_opens(running: Running, table_id: str, db: Path, person: Player) -> dic
 HANDS = 3
 
 
-@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize(("game", "seats"), [("truco_argentino", 2), ("truco_paulista", 4)])
 async def test_a_person_and_bots_play_whole_sealed_hands_and_the_host_opens_none_of_the_person_s_cards(
-    tmp_path: Path, seats: int,
+    tmp_path: Path, game: str, seats: int,
 ) -> None:
     """A sealed table of one person and bots: the server makes the bots' part of every deal (their seats are the
     host's, and each hand's first event says whose), the bots play their cards as at any table, and whole hands are
     played. At each deal, the host's attack on the person's unplayed cards with everything it holds opens none."""
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
                           cut_window=1.0)
-    table_id = await create(running, game="truco_argentino", seats=seats, bots=seats - 1, turn_seconds=600,
-                            options=SEALED)
+    table_id = await create(running, game=game, seats=seats, bots=seats - 1, turn_seconds=600, options=SEALED)
     ana = await sit(running, table_id, "ana", tmp_path)
     reader = asyncio.create_task(follow(ana))
     attacked: set[int] = set()
