@@ -433,3 +433,54 @@ async def test_a_bot_s_sealed_hand_resumes_after_the_server_restarts_with_the_ho
         if ana is not None:
             await ana.conn.close()
         await running.stop(grace=0.1)
+
+
+@pytest.mark.parametrize("scores", [(11, 4), (11, 11)])
+async def test_a_sealed_mao_de_onze_shows_each_partner_the_other_s_hand_and_a_mao_de_ferro_plays_blind(
+    one_process: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scores: tuple[int, int],
+) -> None:
+    """Truco paulista at 11 (a rigged score): at a mão de onze each seat of the team on 11 opens its partner's hand
+    (its keys sealed for it alone at the deal) and nobody else's, the team plays the hand, and it ends with no one
+    named. At a mão de ferro (both on 11) nobody opens a card before it is played: a seat chooses a place, the
+    others' keys for it are handed to it alone, and its client plays it face up."""
+    from cardtui.engine.truco.paulista.game import GAME as PAULISTA
+
+    made = PAULISTA.new_state
+
+    def at_eleven(options: object, seats: object) -> object:
+        state = made(options, seats)  # type: ignore[arg-type]
+        state.scores = list(scores)
+        return state
+
+    monkeypatch.setattr(PAULISTA, "new_state", at_eleven)
+    running = one_process
+    table_id = await create(running, game="truco_paulista", seats=4, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    ferro = scores == (11, 11)
+    try:
+        await eventually(lambda: all(p.sealed.ready for p in players) or None, "the deal done")
+        layout = players[0].sealed.layout
+        assert layout is not None and layout.ferro == ferro and layout.onze == (None if ferro else 0)
+        for p in players:
+            assert len(p.sealed.own_cards()) == (0 if ferro else 3)
+            seen = p.sealed.seen()
+            if ferro or p.seat % 2:
+                assert not seen, (p.name, seen)  # the team not on 11 sees no other hand; at ferro nobody any
+            else:
+                partner = next(o for o in players if o.seat == (p.seat + 2) % 4)
+                assert seen == {partner.seat: partner.sealed.dealt()}  # its partner's hand, and only that
+                assert list(p.view.truco.seats[partner.seat].cards) == partner.sealed.dealt()  # type: ignore[union-attr]
+        said = await play_hand(players, lambda: all(p.ended for p in players))
+        assert any(a.type == ("play_blind" if ferro else "accept") for _, a in said), said
+        assert all(not p.sealed.named and not p.sealed.refused for p in players), [
+            (p.sealed.named, p.sealed.refused) for p in players]
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None and replay(history["sealed"]).cheat is None
+        steps = [s["step"] for s in history["sealed"]["steps"]]
+        assert ("choose" in steps) == ferro and "play" in steps
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
