@@ -228,6 +228,8 @@ def truco_words(name: str, body: Message, model: TableModel) -> Said | None:
             return Said(fmt(_("{name} passes the cards to the partner."), name=who(model, body.seat)))
         return Said(fmt(_("{name} rejects {cards}."), name=who(model, body.seat), cards=cards_text(body.cards)))
     if isinstance(body, T.PaulistaPartnerCards):
+        if not body.cards:  # a sealed table: the partner's hand opens on this client alone, and shows on the board
+            return None
         return Said(line("Mão de onze: ", fmt(_("{name} holds {cards}."), name=who(model, body.seat),
                                                cards=cards_text(body.cards))))
     if isinstance(body, T.PaulistaOnzeDecided):
