@@ -69,6 +69,9 @@ class SealedSeat:
     """How the table counts an envido of no two cards of a suit (truco argentino's ``envido_unsuited``)."""
     refused: list[str] = field(default_factory=list)
     """Each step the table refused, as it said why (a step made already, before a drop, among them)."""
+    hosts: tuple[int, ...] = ()
+    """The host's seats this hand (``SealedHandNamed.hosts``): a seat of them this client sat down at during the hand
+    is the host's until the next one (its cards come in the table's view, and go out with the host's keys)."""
     _sent: set[str] = field(default_factory=set)
 
     # -- what the stream says ------------------------------------------------------------------------------------
@@ -188,6 +191,7 @@ class SealedSeat:
         self.hand = Hand(m.table, m.hand, m.game, tuple(m.order), tuple(m.cards))
         self.layout = Layout(DEALING[m.dealing], m.seats, m.dealer, m.onze if m.HasField("onze") else None, m.ferro)
         self.pledging, self.pledged, self.ready, self.mine = tuple(m.pledging), False, False, None
+        self.hosts = tuple(m.hosts)
         self._sent = set()
         if not m.pledging:
             self.boxes = {b.seat: decode(bytes(b.point)) for b in m.boxes}
@@ -197,7 +201,7 @@ class SealedSeat:
         return BoxKey(self.keys.box(self.host, self.table))
 
     def _ledger(self) -> None:
-        if self.hand is None or self.layout is None or self.seat is None:
+        if self.hand is None or self.layout is None or self.seat is None or self.seat in self.hosts:
             return
         ledger = Ledger(self.hand, self.layout, dict(self.boxes))
         secret = self.keys.hand_secret(self.host, self.table, self.number)
@@ -211,8 +215,8 @@ class SealedSeat:
 
     def _due(self) -> list[sealed_pb2.SealRequest]:
         me = self.seat
-        if self.hand is None or me is None or me not in self.hand.order:
-            return []
+        if self.hand is None or me is None or me not in self.hand.order or me in self.hosts:
+            return []  # (a seat of the host's this hand, sat down at during it: the host makes its steps)
         out: list[sealed_pb2.SealRequest] = []
         if self.mine is None:
             if me in self.pledging and not self.pledged and "pledge" not in self._sent:

@@ -256,6 +256,8 @@ class Sealing:
             for s in hosts:
                 if s not in self.hosts:  # a box of someone else's: the host shows one of its own
                     self.seated(s)
+        for s in [s for s in self.hosts.seats if s not in hosts]:  # a seat of the host's last hand, someone's now
+            self.hosts.let_go(s)
         if pledging is None:
             pledging = tuple(s for s in seats if s not in self.boxes)
         for s in pledging:
@@ -289,10 +291,19 @@ class Sealing:
         return tuple(SealedPoint(s, v) for s, v in sorted(found.items()))
 
     def seated(self, seat: int) -> None:
-        """Someone else holds ``seat`` now: their box is theirs to pledge before their first hand."""
+        """Someone else holds ``seat`` now: their box is theirs to pledge before their first hand. A seat of the
+        host's in the hand in play (a bot's a person sat down at) stays the host's until the next hand: the host made
+        its part of the deal and holds the keys of its cards, which the person plays (``hosting``)."""
         self.pledges.pop(seat, None)
         self.boxes.pop(seat, None)
-        self.hosts.let_go(seat)
+        if not self.hosting(seat):
+            self.hosts.let_go(seat)
+
+    def hosting(self, seat: int) -> bool:
+        """Whether ``seat`` is the host's in the hand in play: its cards are opened with the host's keys, whoever
+        plays them (a bot, or a person who sat down there during the hand: the seat is theirs from the next one)."""
+        held = self.hand
+        return held is not None and seat in held.hosts and seat in self.hosts
 
     @property
     def waits(self) -> bool:

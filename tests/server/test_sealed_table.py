@@ -484,3 +484,54 @@ async def test_a_sealed_mao_de_onze_shows_each_partner_the_other_s_hand_and_a_ma
             r.cancel()
         for p in players:
             await p.conn.close()
+
+
+async def test_a_person_who_sits_down_at_a_host_s_seat_mid_hand_plays_its_cards_and_deals_in_from_the_next(
+    one_process: Running, tmp_path: Path,
+) -> None:
+    """bia leaves between hands: her seat is the host's from the next hand (a bot plays it, the host makes its part
+    of the deal). carla sits down there during that hand: the seat's cards stay the host's until the hand's end (the
+    host made its part of the deal and holds its keys), so she plays them by name and the host opens each with its
+    keys; nothing stalls, and no one is named. From the next hand the seat is carla's: her client pledges its own box
+    and opens its own cards, and the host holds no secret of the seat any more."""
+    from tests.conftest import next_hand_now
+
+    running = one_process
+    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+    ana, bia = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    readers = [asyncio.create_task(follow(p)) for p in (ana, bia)]
+    people = [ana, bia]
+    table = running.room.tables[table_id]
+    try:
+        await play_hand([ana, bia], lambda: ana.ended)
+        await bia.conn.leave(bia.token)
+        next_hand_now(table)
+        sealing = table.sealed
+        assert sealing is not None
+        await eventually(lambda: (sealing.hand is not None and sealing.hand.number == 2 and sealing.hand.ready
+                                  and ana.sealed.number == 2 and ana.sealed.ready) or None, "hand 2 dealt")
+        assert sealing.hand is not None and sealing.hand.hosts == (bia.seat,)  # the seat bia left: the host's
+        carla = await sit(running, table_id, "carla", tmp_path)
+        assert carla.seat == bia.seat
+        people.append(carla)
+        readers.append(asyncio.create_task(follow(carla)))
+        assert sealing.hosting(carla.seat)  # the seat's cards stay the host's this hand
+        ana.ended = False
+        said = await play_hand([ana, carla], lambda: ana.ended)
+        assert any(seat == carla.seat and a.type == "play" for seat, a in said), said  # carla played them, by name
+        assert all(not p.sealed.named and not p.sealed.refused for p in (ana, carla)), [
+            (p.sealed.named, p.sealed.refused) for p in (ana, carla)]
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None and replay(history["sealed"]).cheat is None
+        plays = [s for s in history["sealed"]["steps"] if s["step"] == "play" and s["seat"] == carla.seat]
+        assert plays  # each opened with the host's keys, as a bot's
+        next_hand_now(table)
+        await eventually(lambda: (carla.sealed.number == 3 and carla.sealed.ready and carla.sealed.mine is not None
+                                  and len(carla.sealed.own_cards()) == 3) or None, "carla's own cards in hand 3")
+        assert carla.seat not in carla.sealed.hosts and carla.seat in carla.sealed.pledging
+        assert sealing.hand is not None and sealing.hand.hosts == () and carla.seat not in sealing.hosts
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in people:
+            await p.conn.close()
