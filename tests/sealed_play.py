@@ -75,11 +75,11 @@ def choose(player: Player, called: list[bool]) -> tuple[Action | None, sealed_pb
     offers = {action_name(a): a for a in player.view.legal}
     own = player.sealed.own_cards()
     paulista = player.view.truco.paulista
-    if player.sealed.mine is None and player.view.truco.cards:  # a host's seat this hand: its cards by name
+    if player.sealed.seat in player.sealed.hosts:  # a host's seat this hand (sat down at during it): by name
         named = next((a for a in player.view.legal if action_name(a) in ("show", "play") and a.cards), None)
         if named is not None:
             return wire.action_of(named), None
-        return next((legal[n] for n in ("keep", "accept", "quiero", "son_buenas", "announce") if n in legal),
+        return next((legal[n] for n in ("keep", "accept", "quiero", "son_buenas", "announce", "show") if n in legal),
                     None), None
     for name in ("reject", "pass_cards", "play_blind"):  # truco paulista: the mão rejects once, then passes, then keeps
         if name in offers and (name != "reject" or paulista.rejects_left == 3):

@@ -1272,8 +1272,10 @@ async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_lo
     open their own cards; a card is played. bia's client goes away mid-hand (its memory with it) and a new one, with
     her keys from her disk, follows the table again: the same cards. The process that drives the table is killed
     -9; the table comes back (the same process again, another worker, the other host) with the same locked cards,
-    from a store that holds nothing that opens them, and the hand plays to its end with no cheat named. A step of
-    a sealed deal sent to an open table is refused with a sentence."""
+    from a store that holds nothing that opens them, and the hand plays to its end with no cheat named. bia leaves,
+    and carla sits down at her seat during the next hand, the host's that hand: she plays its cards by name without a
+    stall, and deals in with her own client from the hand after. A step of a sealed deal sent to an open table is
+    refused with a sentence."""
     table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600,
                                 options=SEALED)
     players = [await sit_at(arrangement.lobby, table_id, name, tmp_path) for name in ("ana", "bia")]
@@ -1316,6 +1318,27 @@ async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_lo
         assert {s for s, a in said if a.type == "play"} == {0, 1}, said
         assert all(not p.sealed.named and not p.sealed.refused for p in players), [
             (p.sealed.named, p.sealed.refused) for p in players]
+
+        # bia leaves: her seat is the host's from the next hand. carla sits down there during that hand: its cards
+        # stay the host's until the hand's end, she plays them by name (the host opens each with its keys), and from
+        # the hand after it the seat is hers, dealt by her own client
+        ana = players[0]
+        await players[1].conn.leave(players[1].token)
+        readers[1].cancel()
+        await eventually(lambda: (ana.sealed.number == 2 and ana.sealed.ready and ana.sealed.hosts == (bia.seat,))
+                         or None, "hand 2 dealt, bia's seat the host's")
+        carla = await sit_at(arrangement.lobby, table_id, "carla", tmp_path)
+        assert carla.seat == bia.seat
+        players.append(carla)
+        readers.append(asyncio.create_task(follow(carla)))
+        ana.ended = False
+        said = await play_hand([ana, carla], lambda: ana.ended)
+        assert any(seat == carla.seat and a.type == "play" for seat, a in said), said  # by name: the host's keys
+        await eventually(lambda: (carla.sealed.number == 3 and carla.sealed.ready
+                                  and len(carla.sealed.own_cards()) == 3) or None, "carla's own cards in hand 3")
+        assert carla.seat not in carla.sealed.hosts and carla.seat in carla.sealed.pledging
+        assert all(not p.sealed.named and not p.sealed.refused for p in (ana, carla)), [
+            (p.sealed.named, p.sealed.refused) for p in (ana, carla)]
         open_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
         joined = await players[0].conn.join(open_id, "ana")
         with pytest.raises(grpc.aio.AioRpcError) as step:  # a step of a sealed deal at a table that is not one

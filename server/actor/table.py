@@ -532,14 +532,14 @@ class Table:
         if seen_seq and seen_seq < self.moved.get(seat, 0):
             raise FailedPrecondition("The table has moved on since what you saw; look again and choose.")
         if self.sealed is not None:
-            self._sealed_act(seat, action)
+            action = self._sealed_act(seat, action)
         if self.sealed is None or not self.sealed.host_move(seat, action):  # (a host's seat: a card with its keys)
             self._apply(seat, action)
         self.back(seat)
         self._played(seat)  # a move of their own: this match is theirs
         return self.seq
 
-    def _sealed_act(self, seat: int, action: Action) -> None:
+    def _sealed_act(self, seat: int, action: Action) -> Action:
         """At a sealed table a card moves only with its keys (``Seal``), and nothing moves while the deal is made. A
         person who sat down during a hand at a seat of the host's plays its cards by name: they are the host's until
         the next hand, and go out with the host's keys (``Sealing.host_move``)."""
@@ -548,10 +548,15 @@ class Table:
             raise FailedPrecondition("The sealed deal is still being made: play begins once every seat's step is in.")
         sealed = self.match.sealed()
         if self.sealed.hosting(seat):
-            return
+            if sealed is not None and sealed.move(action) is Move.SHOW and not action.cards:
+                shown = self.match.bot_action(seat, self.rng)  # the claim's cards are the host's: it shows them
+                if sealed.move(shown) is Move.SHOW and shown.cards:
+                    return shown
+            return action
         if sealed is not None and sealed.move(action) not in (None, Move.KEEP):  # (a keep moves no card: ``followed``)
             raise FailedPrecondition("At a sealed table a card is played or shown with its keys (Table.Seal), not "
                                      "named alone.")
+        return action
 
     def seal(self, seat: int, hand: int, step: SealStep) -> int:
         """A seat's step of the sealed hand ``hand`` (``Sealing.take``); returns the last sequence number."""
