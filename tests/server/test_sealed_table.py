@@ -245,21 +245,24 @@ async def test_a_sealed_hand_resumes_after_its_server_restarts_from_a_journal_op
         await running.stop(grace=0.1)
 
 
+@pytest.mark.parametrize(("game", "seats"), [("truco_argentino", 2), ("truco_paulista", 4)])
 async def test_the_turn_clock_plays_a_gone_seats_card_face_down_and_never_opens_it(
-    one_process: Running, tmp_path: Path,
+    one_process: Running, tmp_path: Path, game: str, seats: int,
 ) -> None:
     """A seat whose client went away after the deal: its turn clock plays its first unplayed place face down
-    (``play_unopened``), which the server's ledger records and never opens, and the hand goes on to its end."""
+    (``play_unopened``), which the server's ledger records and never opens, and the hand goes on to its end. At truco
+    paulista a gone mão keeps its block (the clock's keep hands the others theirs)."""
     running = one_process
-    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
-    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    table_id = await create(running, game=game, seats=seats, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")[:seats]]
     readers = [asyncio.create_task(follow(p)) for p in players]
     try:
-        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        await eventually(lambda: all(p.sealed.ready for p in players) or None, "the deal done")
         table = running.room.tables[table_id]
-        readers[1].cancel()
-        await players[1].conn.close()
-        table.config.turn_seconds = 0.2  # bia is gone: her clock runs out at once, each time (restarted now)
+        for reader, p in zip(readers[1:], players[1:], strict=True):
+            reader.cancel()
+            await p.conn.close()
+        table.config.turn_seconds = 0.2  # the others are gone: their clock runs out at once, each time
         table.turns.schedule()
         ana = players[0]
         said = await play_hand([ana], lambda: ana.ended)
@@ -267,7 +270,7 @@ async def test_the_turn_clock_plays_a_gone_seats_card_face_down_and_never_opens_
         history = running.store.hands.last_hand(table_id)
         assert history is not None
         downs = [s for s in history["sealed"]["steps"] if s["step"] == "down"]
-        assert any(s["seat"] == players[1].seat for s in downs)
+        assert {s["seat"] for s in downs} >= {p.seat for p in players[1:]}  # each gone seat played face down
         assert not {s["place"] for s in downs} & {s["place"] for s in history["sealed"]["steps"] if s["step"] == "play"}
         assert "down" in ana.events  # told to the table
         assert replay(history["sealed"]).cheat is None
