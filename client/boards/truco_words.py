@@ -327,6 +327,8 @@ def takes(model: TableModel, team: int, what: str, **parts: str | int | Text) ->
 
 
 def _round_ended(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> Said:
+    if body.reason == T.TRUCO_REASON_VOID:  # a sealed table named a seat for a cheat (said just before)
+        return Said(Text(_("The hand is void: nobody scores it.")), "bold")
     if not body.HasField("team"):
         return Said(Text(_("The mão de ferro is tied: nobody scores, and another iron hand follows.")), "bold")
     what = round_kind(model)

@@ -488,3 +488,53 @@ async def test_a_sealed_mao_de_onze_shows_each_partner_the_other_s_hand_and_a_ma
         for p in players:
             await p.conn.close()
 
+
+
+@pytest.mark.parametrize("cheat", ["reject", "pass"])
+async def test_a_mao_that_cheats_in_its_choice_is_named(one_process: Running, tmp_path: Path, cheat: str) -> None:
+    """A dishonest paulista mão, through the real server: a block rejected with one of its cards named as another
+    is named by the table and every client, and the hand is void; a block passed with a wrong key is named by the
+    partner's client, the one the keys were sealed for (the host cannot open them)."""
+    from cardtui.sealed.envelopes import seal
+    from cardtui.sealed.group import N
+    from cardtui.sealed.ledger import PASSED
+    from cardtui.v1 import sealed_pb2
+
+    running = one_process
+    table_id = await create(running, game="truco_paulista", seats=4, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    try:
+        await eventually(lambda: all(p.sealed.ready for p in players) and all(
+            p.view is not None and p.view.legal for p in players if p.seat in p.view.to_act) or None, "the deal")
+        layout = players[0].sealed.layout
+        assert layout is not None
+        mao = next(p for p in players if p.seat == layout.first)
+        partner = next(p for p in players if p.seat == layout.partner)
+        mine = mao.sealed.mine
+        assert mine is not None
+        block = tuple(mine.ledger.holdings[mao.seat])
+        if cheat == "reject":
+            step = mao.sealed.choosing(common_pb2.Action(type=common_pb2.ACTION_TYPE_REJECT))
+            first = step.reject.cards[0]
+            first.card = next(c for c in mine.ledger.hand.cards if c != first.card)
+            await mao.conn.seal(mao.token, step)
+            await eventually(lambda: all(p.sealed.named for p in players) or None, "the mão named by everyone")
+            assert "cheat" in players[0].events and all(f"named {first.card}" in p.sealed.named[0] for p in players)
+        else:
+            keys = dict(mine._all_keys(block))
+            victim = min(keys)
+            keys[victim] = keys[victim] * 5 % N
+            ledger = mine.ledger
+            e = seal(mine.box, mao.seat, partner.seat, ledger.boxes[partner.seat], ledger.hand.digest, PASSED, keys)
+            await mao.conn.seal(mao.token, sealed_pb2.SealRequest(hand=mao.sealed.number, pass_block=sealed_pb2.SealPass(
+                envelope=sealed_pb2.SealedEnvelope(sender=e.sender, recipient=e.recipient, label=e.label,
+                                                   sealed=e.sealed))))
+            await eventually(lambda: partner.sealed.named or None, "the mão named by its partner")
+            assert "wrong key" in partner.sealed.named[0] or "passed" in partner.sealed.named[0], partner.sealed.named
+            assert all(not p.sealed.named for p in players if p is not partner)  # (nobody else could open them)
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
