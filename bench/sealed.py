@@ -432,8 +432,12 @@ if __name__ == "__main__":
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     if what == "cheats":  # python -m bench.sealed cheats N [seed]: runs side by side, each with its seed
         cheats(print, count or 1200, int(sys.argv[3]) if len(sys.argv) > 3 else 90)
-    elif what == "host":  # python -m bench.sealed host N [game seats seed]: one size alone, to run sizes side by side
+    elif what == "host":  # python -m bench.sealed host N [game seats seed [rounds]]: one size alone, side by side
         chosen = ((sys.argv[3], int(sys.argv[4])),) if len(sys.argv) > 4 else HOST_SIZES
+        if len(sys.argv) > 6:  # a shuffle's proof at fewer rounds: what the host can read does not rest on its count
+            from cardtui.sealed import shuffle
+
+            shuffle.ROUNDS = int(sys.argv[6])
         host(print, count or 300, int(sys.argv[5]) if len(sys.argv) > 5 else 91, chosen)
     else:
         run(print, deals=count or 40)
