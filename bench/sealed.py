@@ -339,10 +339,16 @@ def run(print: Callable[[str], None], deals: int = 40, n: int = 2000) -> None:
 SIZES = ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 4), (ARGENTINO, 6))
 
 
+FULL_ROUNDS = 24
+"""A shuffle's proof at its full count (``cardtui.sealed.shuffle.ROUNDS``)."""
+
+
 def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> None:
     """A randomised cheating client (``tests/sealed/table.py``) against the referee and every honest client: about
     two hands in three with a cheat drawn at random by a seat drawn at random, the rest honest, every size."""
-    from tests.sealed.table import EXPECTED, SimTable, Trick
+    from cardtui.sealed import shuffle
+    from tests.sealed.conftest import FEW
+    from tests.sealed.table import EXPECTED, MAO_TRICKS, SimTable, Trick
 
     rng = random.Random(seed)
     tables = {size: SimTable(random.Random(rng.randrange(2**32)), size[1], size[0]) for size in SIZES}
@@ -353,14 +359,20 @@ def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> N
         if done and done % 100 == 0:
             print(f"   … {done} hands: {made} cheats, {caught} named rightly, {missed} missed, {wrong} wrongly,"
                   f" {false_alarms} false alarms in {honest} honest hands", flush=True)
+            print("     " + ", ".join(f"{t.value} {c}/{m}" for t, (m, c) in by_trick.items()), flush=True)
         game, seats = rng.choice(SIZES)
         trick = rng.choice(list(Trick)) if rng.random() < 2 / 3 else None
         if trick in (Trick.FALSE_ENVIDO, Trick.FALSE_FLOR) and game != ARGENTINO:
             game, seats = ARGENTINO, rng.choice((2, 4, 6))
+        if trick in MAO_TRICKS:  # the mão's keep, pass or reject (truco paulista)
+            game, seats = PAULISTA, 4
         cheater = rng.randrange(seats) if trick else None
         kind: dict[str, object] = {}
         if game == PAULISTA and trick is None and rng.random() < 0.2:
             kind = rng.choice([{"onze": 0}, {"onze": 1}, {"ferro": True}])
+        # the shuffle's proof at its full count where the cheat rests on it (a bent lock), else at a few rounds: the
+        # prover and every checker agree on the count, and no other cheat's catching rests on it (tests/sealed)
+        shuffle.ROUNDS = FULL_ROUNDS if trick is Trick.LOCK_BENT else FEW
         played = tables[game, seats].play(cheater, trick, **kind)  # type: ignore[arg-type]
         if played.trick is None:
             honest += 1
@@ -380,7 +392,7 @@ def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> N
     print("   " + ", ".join(f"{trick.value} {c}/{m}" for trick, (m, c) in by_trick.items()))
 
 
-HOST_SIZES = ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 6))
+HOST_SIZES = ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 4), (ARGENTINO, 6))
 """Every seat count, and paulista's deal with its passes and rejections."""
 
 
@@ -418,9 +430,14 @@ if __name__ == "__main__":
 
     what = sys.argv[1] if len(sys.argv) > 1 else "deals"
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    if what == "cheats":
-        cheats(print, count or 1200)
-    elif what == "host":
-        host(print, count or 300)
+    if what == "cheats":  # python -m bench.sealed cheats N [seed]: runs side by side, each with its seed
+        cheats(print, count or 1200, int(sys.argv[3]) if len(sys.argv) > 3 else 90)
+    elif what == "host":  # python -m bench.sealed host N [game seats seed [rounds]]: one size alone, side by side
+        chosen = ((sys.argv[3], int(sys.argv[4])),) if len(sys.argv) > 4 else HOST_SIZES
+        if len(sys.argv) > 6:  # a shuffle's proof at fewer rounds: what the host can read does not rest on its count
+            from cardtui.sealed import shuffle
+
+            shuffle.ROUNDS = int(sys.argv[6])
+        host(print, count or 300, int(sys.argv[5]) if len(sys.argv) > 5 else 91, chosen)
     else:
         run(print, deals=count or 40)

@@ -69,6 +69,9 @@ once the table is back, with the same ``seen_seq``, it is made if nothing the se
 refused (``FAILED_PRECONDITION``) if something did: so a store's outage of seconds never leaves a seat's move
 unmade and its table waiting out the whole turn (docs/client.md §8)."""
 RETRY_ACT_SECONDS = 0.5
+SEAL_RETRIES = (0.25, 0.5, 1.0, 2.0, 0.0)
+"""Waits before a sealed step is sent again when the table asks this connection to slow down (its card's keys,
+say, right after the person's own move): the last try's refusal is kept (``SealedSeat.refused``)."""
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
              grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
 
@@ -689,10 +692,15 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await before
             for request in requests:
-                try:
-                    await self.seal(token, request)
-                except grpc.aio.AioRpcError as err:
-                    sealed.refused.append(err.details() or "")
+                for wait in SEAL_RETRIES:  # asked to slow down (the person acting on the same connection): again
+                    try:
+                        await self.seal(token, request)
+                    except grpc.aio.AioRpcError as err:
+                        if err.code() is grpc.StatusCode.RESOURCE_EXHAUSTED and wait:
+                            await asyncio.sleep(wait)
+                            continue
+                        sealed.refused.append(err.details() or "")
+                    break
 
         task = asyncio.create_task(send())
         self.seals[token] = task

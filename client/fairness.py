@@ -47,7 +47,7 @@ from cardtui.client.stay import Fate, Kind, Stay, Taint
 from cardtui.client.words import Said
 from cardtui.fair import SCHEMES, Chain, DealSeed, FairRandom, commitment, sample_positions, shuffled
 from cardtui.i18n import N_, _, render
-from cardtui.v1 import cacho_pb2, common_pb2, table_pb2, truco_pb2
+from cardtui.v1 import cacho_pb2, common_pb2, sealed_pb2, table_pb2, truco_pb2
 
 Seen = list[tuple[str, Message]]
 """A hand's events this client saw, by name (``event_body``), in order."""
@@ -822,7 +822,12 @@ class FairDeals:
                 # A dealer the commitment named is the table's word all the same when nothing here can check it.
                 doubt = self._word(w)
             game = gamebook.find(self.game)
-            if game is None:
+            if any(isinstance(b, sealed_pb2.SealedHandNamed) for _, b in w.seen):
+                # The seats' own clients shuffled and locked the deck: the seeds chose no card of it, and every card
+                # opened was checked as it came (client.sealed_seat).
+                notes.append(N_("a sealed deal: its cards came from the seats' own shuffles, checked by every client "
+                                "as each was opened, not from these seeds"))
+            elif game is None:
                 notes.append(phrase("this client does not know how {game} deals, so its cards were not compared",
                                     game=repr(self.game[:40])))
             else:

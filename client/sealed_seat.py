@@ -69,6 +69,9 @@ class SealedSeat:
     """How the table counts an envido of no two cards of a suit (truco argentino's ``envido_unsuited``)."""
     refused: list[str] = field(default_factory=list)
     """Each step the table refused, as it said why (a step made already, before a drop, among them)."""
+    hosts: tuple[int, ...] = ()
+    """The host's seats this hand (``SealedHandNamed.hosts``): a seat of them this client sat down at during the hand
+    is the host's until the next one (its cards come in the table's view, and go out with the host's keys)."""
     _sent: set[str] = field(default_factory=set)
 
     # -- what the stream says ------------------------------------------------------------------------------------
@@ -94,10 +97,30 @@ class SealedSeat:
 
     def fill(self, view: table_pb2.View) -> None:
         """The table's view as this seat sees it: the server's, which holds none of this seat's cards, with the
-        cards this client opened put in by the game's family (``client.boards.truco_sealed``)."""
+        cards this client opened put in by the game's family (``client.boards.truco_sealed``): its own; in truco
+        paulista, a mão de onze's partner's hand and the block the mão passed, as the rules show them to it."""
         if self.seat is None or view.you != self.seat or self.mine is None:
             return
-        filled(view, [card for _, card in sorted(self.own_cards().items())], self._shows)
+        filled(view, [card for _, card in sorted(self.own_cards().items())], self._shows, self.seen())
+        ledger = self.mine.ledger
+        if any(s == self.seat and p not in ledger.played for p, s in ledger.chosen.items()):  # a blind card chosen,
+            kept = [a for a in view.legal if a.type != common_pb2.ACTION_TYPE_PLAY_BLIND]  # being opened: no other
+            del view.legal[:]
+            view.legal.extend(kept)
+
+    def seen(self) -> dict[int, list[str]]:
+        """The other seats' unplayed cards the rules showed this seat (truco paulista): its partner's hand at a mão
+        de onze, and, for the mão, the block it passed (its partner's now). By seat."""
+        if self.mine is None or self.seat is None or self.layout is None or not self.ready:
+            return {}
+        ledger, out = self.mine.ledger, {}
+        for seat, places in ledger.holdings.items():
+            if seat == self.seat:
+                continue
+            cards = [self.mine.card(p) for p in places if p not in ledger.played]
+            if cards and None not in cards:
+                out[seat] = [c for c in cards if c is not None]
+        return out
 
     def _shows(self) -> list[list[str]]:
         """The sets of this seat's cards a claim could be shown with: two of a suit or all three (an envido of a
@@ -151,6 +174,14 @@ class SealedSeat:
             case "shown":
                 for card in ev.shown.cards:
                     ledger.show(_opening(card))
+            case "rejected":  # truco paulista: the mão's block, face up; it takes its next spare block
+                ledger.reject([_opening(card) for card in ev.rejected.cards])
+            case "passed":  # the partner holds the mão's block now (its keys: to the partner alone, ``handed``)
+                ledger.pass_block()
+            case "kept":
+                ledger.keep()
+            case "chosen":  # a mão de ferro: the card a seat plays blind (its keys: to that seat, ``handed``)
+                ledger.choose(ev.chosen.seat, ev.chosen.place)
 
     def _named(self, m: sealed_pb2.SealedHandNamed) -> None:
         if self.hand is not None and self.number and self.number != m.hand:
@@ -160,6 +191,7 @@ class SealedSeat:
         self.hand = Hand(m.table, m.hand, m.game, tuple(m.order), tuple(m.cards))
         self.layout = Layout(DEALING[m.dealing], m.seats, m.dealer, m.onze if m.HasField("onze") else None, m.ferro)
         self.pledging, self.pledged, self.ready, self.mine = tuple(m.pledging), False, False, None
+        self.hosts = tuple(m.hosts)
         self._sent = set()
         if not m.pledging:
             self.boxes = {b.seat: decode(bytes(b.point)) for b in m.boxes}
@@ -169,7 +201,7 @@ class SealedSeat:
         return BoxKey(self.keys.box(self.host, self.table))
 
     def _ledger(self) -> None:
-        if self.hand is None or self.layout is None or self.seat is None:
+        if self.hand is None or self.layout is None or self.seat is None or self.seat in self.hosts:
             return
         ledger = Ledger(self.hand, self.layout, dict(self.boxes))
         secret = self.keys.hand_secret(self.host, self.table, self.number)
@@ -183,8 +215,8 @@ class SealedSeat:
 
     def _due(self) -> list[sealed_pb2.SealRequest]:
         me = self.seat
-        if self.hand is None or me is None or me not in self.hand.order:
-            return []
+        if self.hand is None or me is None or me not in self.hand.order or me in self.hosts:
+            return []  # (a seat of the host's this hand, sat down at during it: the host makes its steps)
         out: list[sealed_pb2.SealRequest] = []
         if self.mine is None:
             if me in self.pledging and not self.pledged and "pledge" not in self._sent:
@@ -202,6 +234,13 @@ class SealedSeat:
             deck, commitments = mine.relock()
             out.append(self._request("relock", relock=sealed_pb2.SealRelock(
                 deck=[encode(p) for p in deck], commitments=[encode(p) for p in commitments])))
+        elif awaited is None and self.ready:  # a mão de ferro: the card chosen, its keys handed on, is played
+            for place, seat in sorted(ledger.chosen.items()):
+                if seat == me and place not in ledger.played and f"blind {place}" not in self._sent \
+                        and self.mine.card(place) is not None:
+                    self._sent.add(f"blind {place}")
+                    out.append(sealed_pb2.SealRequest(hand=self.number, play=sealed_pb2.SealPlay(
+                        card=opening_message(self.mine.opening(place)))))
         elif awaited is None and me not in ledger.shuffles and "proofs" not in self._sent:
             envelopes = [sealed_pb2.SealedEnvelope(sender=e.sender, recipient=e.recipient, label=e.label,
                                                    sealed=e.sealed)
@@ -252,7 +291,27 @@ class SealedSeat:
             return self.opening(action.cards[0])
         if action.type == common_pb2.ACTION_TYPE_SHOW:
             return self.showing(list(action.cards))
+        if action.type in (common_pb2.ACTION_TYPE_REJECT, common_pb2.ACTION_TYPE_PASS_CARDS,
+                           common_pb2.ACTION_TYPE_PLAY_BLIND):
+            return self.choosing(action)
         return None
+
+    def choosing(self, action: common_pb2.Action) -> sealed_pb2.SealRequest:
+        """Truco paulista: the mão's block rejected (shown face up, every key of it) or passed (every key of it
+        sealed for the partner); at a mão de ferro, the place of the card played blind (``position``, from 1)."""
+        assert self.mine is not None and self.seat is not None
+        ledger = self.mine.ledger
+        block = tuple(p for p in ledger.holdings[self.seat] if p not in ledger.played)
+        if action.type == common_pb2.ACTION_TYPE_REJECT:
+            return sealed_pb2.SealRequest(hand=self.number, reject=sealed_pb2.SealReject(
+                cards=[opening_message(self.mine.opening(p)) for p in block]))
+        if action.type == common_pb2.ACTION_TYPE_PASS_CARDS:
+            e = self.mine.passing(block)
+            return sealed_pb2.SealRequest(hand=self.number, pass_block=sealed_pb2.SealPass(
+                envelope=sealed_pb2.SealedEnvelope(sender=e.sender, recipient=e.recipient, label=e.label,
+                                                   sealed=e.sealed)))
+        place = block[min(max(action.position, 1), len(block)) - 1]
+        return sealed_pb2.SealRequest(hand=self.number, choose=sealed_pb2.SealChoose(place=place))
 
     def _place(self, card: str, played: bool = False) -> int:
         if self.mine is None or self.seat is None:

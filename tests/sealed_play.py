@@ -68,10 +68,24 @@ Choice = tuple[int, Action]
 
 def choose(player: Player, called: list[bool]) -> tuple[Action | None, sealed_pb2.SealRequest | None]:
     """A fixed way to play: the first seat to speak calls envido once, it is wanted, each says its count, every
-    card is played in the order dealt, the claim is shown; nothing else is said."""
+    card is played in the order dealt, the claim is shown; nothing else is said. In truco paulista the mão rejects
+    its first block, passes the next to its partner and keeps the third; a mão de onze is played."""
     assert player.view is not None
     legal = {action_name(a): wire.action_of(a) for a in player.view.legal}
+    offers = {action_name(a): a for a in player.view.legal}
     own = player.sealed.own_cards()
+    paulista = player.view.truco.paulista
+    if player.sealed.seat in player.sealed.hosts:  # a host's seat this hand (sat down at during it): by name
+        named = next((a for a in player.view.legal if action_name(a) in ("show", "play") and a.cards), None)
+        if named is not None:
+            return wire.action_of(named), None
+        return next((legal[n] for n in ("keep", "accept", "quiero", "son_buenas", "announce", "show") if n in legal),
+                    None), None
+    for name in ("reject", "pass_cards", "play_blind"):  # truco paulista: the mão rejects once, then passes, then keeps
+        if name in offers and (name != "reject" or paulista.rejects_left == 3):
+            return legal[name], player.sealed.step_for(offers[name])
+    if "keep" in legal or "accept" in legal:  # (no truco is called here: an accept is a mão de onze played)
+        return legal.get("keep") or legal["accept"], None
     if "envido" in legal and not called[0]:
         called[0] = True
         return legal["envido"], None

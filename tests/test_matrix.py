@@ -1272,8 +1272,10 @@ async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_lo
     open their own cards; a card is played. bia's client goes away mid-hand (its memory with it) and a new one, with
     her keys from her disk, follows the table again: the same cards. The process that drives the table is killed
     -9; the table comes back (the same process again, another worker, the other host) with the same locked cards,
-    from a store that holds nothing that opens them, and the hand plays to its end with no cheat named. A step of
-    a sealed deal sent to an open table is refused with a sentence."""
+    from a store that holds nothing that opens them, and the hand plays to its end with no cheat named. bia leaves,
+    and carla sits down at her seat during the next hand, the host's that hand: she plays its cards by name without a
+    stall, and deals in with her own client from the hand after. A step of a sealed deal sent to an open table is
+    refused with a sentence."""
     table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600,
                                 options=SEALED)
     players = [await sit_at(arrangement.lobby, table_id, name, tmp_path) for name in ("ana", "bia")]
@@ -1316,6 +1318,27 @@ async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_lo
         assert {s for s, a in said if a.type == "play"} == {0, 1}, said
         assert all(not p.sealed.named and not p.sealed.refused for p in players), [
             (p.sealed.named, p.sealed.refused) for p in players]
+
+        # bia leaves: her seat is the host's from the next hand. carla sits down there during that hand: its cards
+        # stay the host's until the hand's end, she plays them by name (the host opens each with its keys), and from
+        # the hand after it the seat is hers, dealt by her own client
+        ana = players[0]
+        await players[1].conn.leave(players[1].token)
+        readers[1].cancel()
+        await eventually(lambda: (ana.sealed.number == 2 and ana.sealed.ready and ana.sealed.hosts == (bia.seat,))
+                         or None, "hand 2 dealt, bia's seat the host's")
+        carla = await sit_at(arrangement.lobby, table_id, "carla", tmp_path)
+        assert carla.seat == bia.seat
+        players.append(carla)
+        readers.append(asyncio.create_task(follow(carla)))
+        ana.ended = False
+        said = await play_hand([ana, carla], lambda: ana.ended)
+        assert any(seat == carla.seat and a.type == "play" for seat, a in said), said  # by name: the host's keys
+        await eventually(lambda: (carla.sealed.number == 3 and carla.sealed.ready
+                                  and len(carla.sealed.own_cards()) == 3) or None, "carla's own cards in hand 3")
+        assert carla.seat not in carla.sealed.hosts and carla.seat in carla.sealed.pledging
+        assert all(not p.sealed.named and not p.sealed.refused for p in (ana, carla)), [
+            (p.sealed.named, p.sealed.refused) for p in (ana, carla)]
         open_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
         joined = await players[0].conn.join(open_id, "ana")
         with pytest.raises(grpc.aio.AioRpcError) as step:  # a step of a sealed deal at a table that is not one
@@ -1330,14 +1353,16 @@ async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_lo
 
 
 @pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Seal")
+@pytest.mark.parametrize(("game", "seats"), [("truco_argentino", 2), ("truco_paulista", 4)])
 async def test_a_bot_s_sealed_hand_plays_on_after_a_kill_with_the_host_s_secrets_from_the_store(
-    arrangement: Arrangement, tmp_path: Path,
+    arrangement: Arrangement, tmp_path: Path, game: str, seats: int,
 ) -> None:
-    """ana and a bot at a sealed table, wherever it is served: the server makes the bot's part of the deal with
-    secrets of the host's, kept in the table's journal. The table's process is killed -9 once the deal is done; the
-    table comes back with the bot's secrets from the store (its cards the same, opened again by the host) and ana's
-    cards still closed to it, and the hand plays to its end with the bot's cards opened by their keys."""
-    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=1, turn_seconds=3600,
+    """ana and bots at a sealed table, wherever it is served: the server makes the bots' part of the deal with
+    secrets of the host's, kept in the table's journal. The table's process is killed -9 once ana's cards are hers;
+    the table comes back with the bots' secrets from the store (their cards the same, opened again by the host) and
+    ana's cards still closed to it, and the hand plays to its end with the bots' cards opened by their keys. At
+    truco paulista the mão's keep, pass or reject (ana's, or a bot's) goes through the same store and kill."""
+    table_id = await make_table(arrangement, game=game, seats=seats, bots=seats - 1, turn_seconds=3600,
                                 options=SEALED)
     ana = await sit_at(arrangement.lobby, table_id, "ana", tmp_path)
     reader = asyncio.create_task(follow(ana))
@@ -1347,16 +1372,15 @@ async def test_a_bot_s_sealed_hand_plays_on_after_a_kill_with_the_host_s_secrets
         nothing_stored_opens(arrangement, [ana])
         snapshots = ana.snapshots
         assert not ana.ended
-        bot = 1 - ana.seat
         ledger = ana.sealed.mine.ledger  # type: ignore[union-attr]
-        before = list(ledger.played.values()).count(bot)
+        before = sum(seat != ana.seat for seat in ledger.played.values())
         arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
         await eventually(lambda: (ana.snapshots > snapshots and ana.sealed.ready) or None,
                          "ana's stream back after the kill, the hand ready again")
         assert ana.sealed.dealt() == cards
         await play_hand([ana], lambda: ana.ended)
         assert not ana.sealed.named and not ana.sealed.refused, (ana.sealed.named, ana.sealed.refused)
-        assert list(ledger.played.values()).count(bot) > before  # the bot's cards, opened by keys recalled
+        assert sum(seat != ana.seat for seat in ledger.played.values()) > before  # bots' cards, by keys recalled
     finally:
         reader.cancel()
         await ana.conn.close()

@@ -115,9 +115,10 @@ class SeatHand:
         keys = self._all_keys([place])
         return Opening(self.seat, place, card, {seat: keys[seat, place] for seat in self.ledger.hand.order})
 
-    def passing(self) -> Envelope:
-        """The mão, having passed, seals every key of the passed block for its partner."""
+    def passing(self, places: tuple[int, ...] | None = None) -> Envelope:
+        """The mão seals every key of the block it passes for its partner: ``places``, the block it holds (before
+        its ledger has the pass), or, without them, the partner's holding once its ledger has it."""
         ledger = self.ledger
         partner = ledger.layout.partner
         return seal(self.box, self.seat, partner, ledger.boxes[partner], ledger.hand.digest, PASSED,
-                    self._all_keys(ledger.holdings[partner]))
+                    self._all_keys(ledger.holdings[partner] if places is None else places))

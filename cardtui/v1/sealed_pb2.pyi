@@ -335,7 +335,70 @@ class SealShow(_message.Message):
 Global___SealShow: _TypeAlias = SealShow  # noqa: Y015
 
 @_typing.final
+class SealReject(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___SealedOpening]: ...
+    def __init__(
+        self,
+        *,
+        cards: _abc.Iterable[Global___SealedOpening] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SealReject: _TypeAlias = SealReject  # noqa: Y015
+
+@_typing.final
+class SealPass(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENVELOPE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def envelope(self) -> Global___SealedEnvelope: ...
+    def __init__(
+        self,
+        *,
+        envelope: Global___SealedEnvelope | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["envelope", b"envelope"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["envelope", b"envelope"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SealPass: _TypeAlias = SealPass  # noqa: Y015
+
+@_typing.final
+class SealChoose(_message.Message):
+    """sealed for its partner (label "passed", §S7)"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLACE_FIELD_NUMBER: _builtins.int
+    place: _builtins.int
+    def __init__(
+        self,
+        *,
+        place: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["place", b"place"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SealChoose: _TypeAlias = SealChoose  # noqa: Y015
+
+@_typing.final
 class SealRequest(_message.Message):
+    """are handed to the seat, which then plays it (SealPlay)"""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     TOKEN_FIELD_NUMBER: _builtins.int
@@ -350,6 +413,9 @@ class SealRequest(_message.Message):
     PLAY_FIELD_NUMBER: _builtins.int
     DOWN_FIELD_NUMBER: _builtins.int
     SHOW_FIELD_NUMBER: _builtins.int
+    REJECT_FIELD_NUMBER: _builtins.int
+    PASS_BLOCK_FIELD_NUMBER: _builtins.int
+    CHOOSE_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     """a seat's token"""
     hand: _builtins.int
@@ -374,6 +440,12 @@ class SealRequest(_message.Message):
     def down(self) -> Global___SealDown: ...
     @_builtins.property
     def show(self) -> Global___SealShow: ...
+    @_builtins.property
+    def reject(self) -> Global___SealReject: ...
+    @_builtins.property
+    def pass_block(self) -> Global___SealPass: ...
+    @_builtins.property
+    def choose(self) -> Global___SealChoose: ...
     def __init__(
         self,
         *,
@@ -389,12 +461,15 @@ class SealRequest(_message.Message):
         play: Global___SealPlay | None = ...,
         down: Global___SealDown | None = ...,
         show: Global___SealShow | None = ...,
+        reject: Global___SealReject | None = ...,
+        pass_block: Global___SealPass | None = ...,
+        choose: Global___SealChoose | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["box", b"box", "down", b"down", "envelopes", b"envelopes", "lock", b"lock", "play", b"play", "pledge", b"pledge", "proofs", b"proofs", "relock", b"relock", "show", b"show", "shuffle", b"shuffle", "step", b"step"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["box", b"box", "choose", b"choose", "down", b"down", "envelopes", b"envelopes", "lock", b"lock", "pass_block", b"pass_block", "play", b"play", "pledge", b"pledge", "proofs", b"proofs", "reject", b"reject", "relock", b"relock", "show", b"show", "shuffle", b"shuffle", "step", b"step"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["box", b"box", "down", b"down", "envelopes", b"envelopes", "hand", b"hand", "lock", b"lock", "play", b"play", "pledge", b"pledge", "proofs", b"proofs", "relock", b"relock", "show", b"show", "shuffle", b"shuffle", "step", b"step", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["box", b"box", "choose", b"choose", "down", b"down", "envelopes", b"envelopes", "hand", b"hand", "lock", b"lock", "pass_block", b"pass_block", "play", b"play", "pledge", b"pledge", "proofs", b"proofs", "reject", b"reject", "relock", b"relock", "show", b"show", "shuffle", b"shuffle", "step", b"step", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_step: _TypeAlias = _typing.Literal["pledge", "box", "lock", "relock", "envelopes", "shuffle", "proofs", "play", "down", "show"]  # noqa: Y015
+    _WhichOneofReturnType_step: _TypeAlias = _typing.Literal["pledge", "box", "lock", "relock", "envelopes", "shuffle", "proofs", "play", "down", "show", "reject", "pass_block", "choose"]  # noqa: Y015
     _WhichOneofArgType_step: _TypeAlias = _typing.Literal["step", b"step"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_step) -> _WhichOneofReturnType_step | None: ...
 
@@ -814,6 +889,89 @@ class SealedCheat(_message.Message):
 Global___SealedCheat: _TypeAlias = SealedCheat  # noqa: Y015
 
 @_typing.final
+class SealedRejected(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___SealedOpening]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[Global___SealedOpening] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SealedRejected: _TypeAlias = SealedRejected  # noqa: Y015
+
+@_typing.final
+class SealedPassed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SealedPassed: _TypeAlias = SealedPassed  # noqa: Y015
+
+@_typing.final
+class SealedKept(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SealedKept: _TypeAlias = SealedKept  # noqa: Y015
+
+@_typing.final
+class SealedChosen(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLACE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    place: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        place: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["place", b"place", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SealedChosen: _TypeAlias = SealedChosen  # noqa: Y015
+
+@_typing.final
 class SealedEvent(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -830,6 +988,10 @@ class SealedEvent(_message.Message):
     DOWN_FIELD_NUMBER: _builtins.int
     SHOWN_FIELD_NUMBER: _builtins.int
     CHEAT_FIELD_NUMBER: _builtins.int
+    REJECTED_FIELD_NUMBER: _builtins.int
+    PASSED_FIELD_NUMBER: _builtins.int
+    KEPT_FIELD_NUMBER: _builtins.int
+    CHOSEN_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def hand_named(self) -> Global___SealedHandNamed: ...
     @_builtins.property
@@ -856,6 +1018,14 @@ class SealedEvent(_message.Message):
     def shown(self) -> Global___SealedShown: ...
     @_builtins.property
     def cheat(self) -> Global___SealedCheat: ...
+    @_builtins.property
+    def rejected(self) -> Global___SealedRejected: ...
+    @_builtins.property
+    def passed(self) -> Global___SealedPassed: ...
+    @_builtins.property
+    def kept(self) -> Global___SealedKept: ...
+    @_builtins.property
+    def chosen(self) -> Global___SealedChosen: ...
     def __init__(
         self,
         *,
@@ -872,12 +1042,16 @@ class SealedEvent(_message.Message):
         down: Global___SealedDown | None = ...,
         shown: Global___SealedShown | None = ...,
         cheat: Global___SealedCheat | None = ...,
+        rejected: Global___SealedRejected | None = ...,
+        passed: Global___SealedPassed | None = ...,
+        kept: Global___SealedKept | None = ...,
+        chosen: Global___SealedChosen | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "boxes", b"boxes", "cheat", b"cheat", "down", b"down", "hand_named", b"hand_named", "handed", b"handed", "locked", b"locked", "played", b"played", "pledges", b"pledges", "proven", b"proven", "ready", b"ready", "relocked", b"relocked", "shown", b"shown", "shuffled", b"shuffled"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "boxes", b"boxes", "cheat", b"cheat", "chosen", b"chosen", "down", b"down", "hand_named", b"hand_named", "handed", b"handed", "kept", b"kept", "locked", b"locked", "passed", b"passed", "played", b"played", "pledges", b"pledges", "proven", b"proven", "ready", b"ready", "rejected", b"rejected", "relocked", b"relocked", "shown", b"shown", "shuffled", b"shuffled"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "boxes", b"boxes", "cheat", b"cheat", "down", b"down", "hand_named", b"hand_named", "handed", b"handed", "locked", b"locked", "played", b"played", "pledges", b"pledges", "proven", b"proven", "ready", b"ready", "relocked", b"relocked", "shown", b"shown", "shuffled", b"shuffled"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "boxes", b"boxes", "cheat", b"cheat", "chosen", b"chosen", "down", b"down", "hand_named", b"hand_named", "handed", b"handed", "kept", b"kept", "locked", b"locked", "passed", b"passed", "played", b"played", "pledges", b"pledges", "proven", b"proven", "ready", b"ready", "rejected", b"rejected", "relocked", b"relocked", "shown", b"shown", "shuffled", b"shuffled"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["hand_named", "pledges", "boxes", "locked", "relocked", "shuffled", "proven", "handed", "ready", "played", "down", "shown", "cheat"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["hand_named", "pledges", "boxes", "locked", "relocked", "shuffled", "proven", "handed", "ready", "played", "down", "shown", "cheat", "rejected", "passed", "kept", "chosen"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 

@@ -127,6 +127,8 @@ class _TrucoReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoReas
     """paulista: a tied mão de ferro; nobody scores, another follows"""
     TRUCO_REASON_ENVIDO: _TrucoReason.ValueType  # 6
     """argentino, envido scored at once: it won the match mid-round"""
+    TRUCO_REASON_VOID: _TrucoReason.ValueType  # 7
+    """a sealed table named a seat for a cheat: the hand stopped, nobody scores it"""
 
 class TrucoReason(_TrucoReason, metaclass=_TrucoReasonEnumTypeWrapper):
     """How a round's truco stake was won."""
@@ -143,6 +145,8 @@ TRUCO_REASON_TIED: TrucoReason.ValueType  # 5
 """paulista: a tied mão de ferro; nobody scores, another follows"""
 TRUCO_REASON_ENVIDO: TrucoReason.ValueType  # 6
 """argentino, envido scored at once: it won the match mid-round"""
+TRUCO_REASON_VOID: TrucoReason.ValueType  # 7
+"""a sealed table named a seat for a cheat: the hand stopped, nobody scores it"""
 Global___TrucoReason: _TypeAlias = TrucoReason  # noqa: Y015
 
 class _TrucoShowReason:

@@ -228,6 +228,8 @@ def truco_words(name: str, body: Message, model: TableModel) -> Said | None:
             return Said(fmt(_("{name} passes the cards to the partner."), name=who(model, body.seat)))
         return Said(fmt(_("{name} rejects {cards}."), name=who(model, body.seat), cards=cards_text(body.cards)))
     if isinstance(body, T.PaulistaPartnerCards):
+        if not body.cards:  # a sealed table: the partner's hand opens on this client alone, and shows on the board
+            return None
         return Said(line("Mão de onze: ", fmt(_("{name} holds {cards}."), name=who(model, body.seat),
                                                cards=cards_text(body.cards))))
     if isinstance(body, T.PaulistaOnzeDecided):
@@ -325,6 +327,8 @@ def takes(model: TableModel, team: int, what: str, **parts: str | int | Text) ->
 
 
 def _round_ended(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> Said:
+    if body.reason == T.TRUCO_REASON_VOID:  # a sealed table named a seat for a cheat (said just before)
+        return Said(Text(_("The hand is void: nobody scores it.")), "bold")
     if not body.HasField("team"):
         return Said(Text(_("The mão de ferro is tied: nobody scores, and another iron hand follows.")), "bold")
     what = round_kind(model)

@@ -31,7 +31,7 @@ from cardtui.sealed.deck import Hand
 from cardtui.sealed.envelopes import pledge
 from cardtui.sealed.faults import Cheat
 from cardtui.sealed.group import Point, decode, encode
-from cardtui.sealed.ledger import Ledger, Opening
+from cardtui.sealed.ledger import PASSED, Ledger, Opening
 from cardtui.sealed.plan import Dealing, Layout
 from cardtui.sealed.record import Recorder, apply_step, opening_step
 from cardtui.sealed.shuffle import answer_bytes
@@ -166,6 +166,28 @@ class SealedCheat(EventBody):
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class SealedRejected(EventBody):
+    seat: int
+    cards: tuple[SealedOpening, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedPassed(EventBody):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SealedKept(EventBody):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SealedChosen(EventBody):
+    seat: int
+    place: int
+
+
 def points(deck: Sequence[Point]) -> tuple[bytes, ...]:
     return tuple(encode(p) for p in deck)
 
@@ -208,6 +230,8 @@ class Sealing:
         self.hosts = HostSeats()
         """The secrets of the host's own seats (a bot's), whose steps the server makes."""
         self._hosting = False
+        self._recalled_own = False
+        """A restart: the journal's last sealed step was a card's, whose act follows (not one ``followed`` made)."""
 
     # -- the hand named ------------------------------------------------------------------------------------------
     def begin(self, number: int, pledging: Sequence[int] | None = None, hosts: Sequence[int] | None = None
@@ -232,6 +256,8 @@ class Sealing:
             for s in hosts:
                 if s not in self.hosts:  # a box of someone else's: the host shows one of its own
                     self.seated(s)
+        for s in [s for s in self.hosts.seats if s not in hosts]:  # a seat of the host's last hand, someone's now
+            self.hosts.let_go(s)
         if pledging is None:
             pledging = tuple(s for s in seats if s not in self.boxes)
         for s in pledging:
@@ -265,10 +291,19 @@ class Sealing:
         return tuple(SealedPoint(s, v) for s, v in sorted(found.items()))
 
     def seated(self, seat: int) -> None:
-        """Someone else holds ``seat`` now: their box is theirs to pledge before their first hand."""
+        """Someone else holds ``seat`` now: their box is theirs to pledge before their first hand. A seat of the
+        host's in the hand in play (a bot's a person sat down at) stays the host's until the next hand: the host made
+        its part of the deal and holds the keys of its cards, which the person plays (``hosting``)."""
         self.pledges.pop(seat, None)
         self.boxes.pop(seat, None)
-        self.hosts.let_go(seat)
+        if not self.hosting(seat):
+            self.hosts.let_go(seat)
+
+    def hosting(self, seat: int) -> bool:
+        """Whether ``seat`` is the host's in the hand in play: its cards are opened with the host's keys, whoever
+        plays them (a bot, or a person who sat down there during the hand: the seat is theirs from the next one)."""
+        held = self.hand
+        return held is not None and seat in held.hosts and seat in self.hosts
 
     @property
     def waits(self) -> bool:
@@ -316,20 +351,29 @@ class Sealing:
 
     # -- the host's own seats (``server.actor.sealed_hosts``) ----------------------------------------------------
     def _learn(self, held: InPlay, ledger: Ledger) -> None:
-        """The deal is done: the host opens its own seats' cards and the engine knows them (its bots play them)."""
+        """The host opens its own seats' cards as the rules hand them over, and the engine knows them (its bots play
+        them): once the deal is done; in truco paulista, the others' blocks once the mão keeps, the mão's spare block
+        after a pass or a rejection, a passed block at a partner of the host's. A seat whose cards nobody can open yet
+        (a mão de ferro's, played blind) stays unseen."""
         match = self.table.match
         sealed = match.sealed() if match is not None else None
         if sealed is None:
             return
         for seat in held.hosts:
+            if not sealed.blind(seat):
+                continue
             mine = self.hosts.hand(seat, held.hand, ledger)
-            opened = [mine.card(place) for place in ledger.holdings[seat]]
-            sealed.learn(seat, tuple(Card.parse(card) for card in opened if card is not None))
+            opened = [mine.card(place) for place in ledger.holdings[seat] if place not in ledger.played]
+            if opened and None not in opened:
+                sealed.learn(seat, tuple(Card.parse(card) for card in opened if card is not None))
 
     def hosts_act(self) -> None:
         """The steps the host's seats owe now, each made and taken as a person's would be (after the hand is
         named, after each step of anyone's, after a restart)."""
         held = self.hand
+        if not self._hosting and held is not None and held.ready and held.ledger is not None:
+            with contextlib.suppress(Cheat):  # (named when the envelope came)
+                self._learn(held, held.ledger)  # what the host's seats were handed before a restart
         if self._hosting or held is None or not held.hosts or held.ready:
             return
         self._hosting = True
@@ -369,12 +413,26 @@ class Sealing:
             return next(p for p in ledger.holdings[seat]
                         if mine.card(p) == str(card) and (played or p not in ledger.played))
 
+        if move is Move.KEEP:
+            return False  # no card moves: made as at any table (``followed`` hands the blocks on)
+        unplayed = [p for p in ledger.holdings[seat] if p not in ledger.played]
         if move is Move.PLAY:
             step = Step("play", openings=(mine.opening(place(action.cards[0])),))
         elif move is Move.SHOW:
             step = Step("show", openings=tuple(mine.opening(place(c, played=True)) for c in action.cards))
+        elif move is Move.REJECT:
+            step = Step("reject", openings=tuple(mine.opening(p) for p in unplayed))
+        elif move is Move.PASS:
+            step = Step("pass", envelopes=(mine.passing(tuple(unplayed)),))
+        elif move is Move.CHOOSE:  # a mão de ferro: the place chosen, its keys handed to the seat, then played
+            chosen = unplayed[min(max(action.amount, 1), len(unplayed)) - 1]
+            self.take(seat, held.number, Step("choose", place=chosen))
+            if self.hand is not held or chosen not in ledger.chosen:
+                return True
+            mine = self.hosts.hand(seat, held.hand, ledger)
+            step = Step("play", openings=(mine.opening(chosen),))
         else:
-            step = Step("down", place=next(p for p in ledger.holdings[seat] if p not in ledger.played))
+            step = Step("down", place=unplayed[0])
         self.take(seat, held.number, step)
         return True
 
@@ -446,6 +504,8 @@ class Sealing:
                 events.append(Event(SealedProven(seat, tuple(p.to_bytes() for p in step.proofs))))
             case "play" | "down" | "show":
                 return self._card(held, ledger, recorder, seat, step)
+            case "reject" | "pass" | "choose":
+                return self._choice(held, ledger, recorder, seat, step)
             case other:
                 raise ValueError(f"no step {other!r}")
         return events, [("sealed", seat, s) for s in recorder.steps[before:]]
@@ -459,7 +519,10 @@ class Sealing:
         if match is None or sealed is None or not held.ready:
             raise ValueError("play has not begun")
         move = {"play": Move.PLAY, "down": Move.DOWN, "show": Move.SHOW}[step.kind]
-        if not any(sealed.move(a) is move for a in match.legal_actions(seat)):
+        offered = {sealed.move(a) for a in match.legal_actions(seat)}
+        blind = move is Move.PLAY and Move.CHOOSE in offered and len(step.openings) == 1 and ledger.chosen.get(
+            step.openings[0].place) == seat  # a mão de ferro's card, chosen and handed its keys
+        if move not in offered and not blind:
             raise ValueError(f"{'a card' if move is not Move.SHOW else 'a show'} is not yours to make now")
         before = len(recorder.steps)
         event: EventBody
@@ -482,10 +545,58 @@ class Sealing:
             for o in step.openings:
                 recorder.show(o)
             event = SealedShown(tuple(opening_event(o) for o in step.openings), seat)
-        action = sealed.action(move, seat, cards)
+        action = sealed.action(move, seat, cards, 1)
         steps: list[Step_] = [("sealed", seat, s) for s in recorder.steps[before:]]
         events = [Event(event), *self.table.sealed_apply(seat, action)]
         steps.append(("act", seat, action_entry(action)))
+        return events, steps
+
+    def _choice(self, held: InPlay, ledger: Ledger, recorder: Recorder, seat: int, step: Step
+                ) -> tuple[list[Event], list[Step_]]:
+        """Truco paulista's steps that move hidden cards before the play (docs/deal.md §S7): the mão's block
+        rejected (shown face up to everyone), or passed (every key of it sealed for the partner alone, who holds it
+        now); the mão then takes its next spare block, whose keys the others sealed for it at the deal. At a mão de
+        ferro, a card chosen to play blind: the others' keys for it are handed to its seat, which then plays it."""
+        match = self.table.match
+        sealed = match.sealed() if match is not None else None
+        if match is None or sealed is None or not held.ready:
+            raise ValueError("play has not begun")
+        move = {"reject": Move.REJECT, "pass": Move.PASS, "choose": Move.CHOOSE}[step.kind]
+        if not any(sealed.move(a) is move for a in match.legal_actions(seat)):
+            raise ValueError(f"a {step.kind} is not yours to make now")
+        before = len(recorder.steps)
+        events: list[Event] = []
+        action: Action | None = None
+        if move is Move.REJECT:
+            if any(o.seat != seat for o in step.openings):
+                raise ValueError("a block is rejected by its holder")
+            cards = tuple(Card.parse(card) for card in ledger.reject(list(step.openings)))
+            recorder.reject(step.openings)
+            events.append(Event(SealedRejected(seat, tuple(opening_event(o) for o in step.openings))))
+            action = sealed.action(move, seat, cards)
+        elif move is Move.PASS:
+            (envelope,) = step.envelopes
+            layout = ledger.layout
+            if (envelope.sender, envelope.recipient, envelope.label) != (seat, layout.partner, PASSED):
+                raise ValueError("a block is passed by the mão, its keys sealed for its partner as 'passed'")
+            ledger.pass_block()
+            ledger.add_envelope(envelope)
+            recorder.simple("pass")
+            recorder.envelope(envelope)
+            events.append(Event(SealedPassed(seat)))
+            action = sealed.action(move, seat, ())
+        else:
+            if any(s == seat and p not in ledger.played for p, s in ledger.chosen.items()):
+                raise ValueError("your blind card is chosen already: it is being opened")
+            ledger.choose(seat, step.place)
+            recorder.simple("choose", seat, step.place)
+            events.append(Event(SealedChosen(seat, step.place)))
+        steps: list[Step_] = [("sealed", seat, s) for s in recorder.steps[before:]]
+        events += self._hand_on(held, ledger)
+        if action is not None:
+            events += self.table.sealed_apply(seat, action)
+            steps.append(("act", seat, action_entry(action)))
+            self._learn(held, ledger)
         return events, steps
 
     def _hand_on(self, held: InPlay, ledger: Ledger) -> list[Event]:
@@ -517,23 +628,48 @@ class Sealing:
         if held is None or held.ledger is None or held.recorder is None or match is None:
             return []
         sealed = match.sealed()
-        out = []
+        out: list[Event] = []
         own = any(kind == "sealed" for kind, _, _ in steps)
         for kind, seat, data in steps:
             if own or kind != "act" or seat is None or sealed is None:
                 continue
-            if sealed.move(action_of(data)) is not Move.DOWN:
-                continue
-            place = next(p for p in held.ledger.holdings[seat] if p not in held.ledger.played)
-            held.ledger.play_down(seat, place)
-            held.recorder.simple("down", seat, place)
-            out.append(Event(SealedDown(seat, place)))
+            out += self._acted(held, seat, sealed.move(action_of(data)))
+        if out:
+            with contextlib.suppress(Cheat):  # (an envelope of a host's seat that does not open: named as it came)
+                self._learn(held, held.ledger)
         return out
+
+    def _acted(self, held: InPlay, seat: int, move: Move | None) -> list[Event]:
+        """An action made as at any table that moves sealed cards: the mão keeps (truco paulista: the others'
+        blocks are handed on), or the turn clock plays a card nobody can open face down (a card chosen to play
+        blind first)."""
+        ledger, recorder = held.ledger, held.recorder
+        assert ledger is not None and recorder is not None
+        if move is Move.KEEP:
+            ledger.keep()
+            recorder.simple("keep")
+            return [Event(SealedKept(seat)), *self._hand_on(held, ledger)]
+        if move is not Move.DOWN:
+            return []
+        unplayed = [p for p in ledger.holdings[seat] if p not in ledger.played]
+        place = next((p for p in unplayed if ledger.chosen.get(p) == seat), unplayed[0])
+        ledger.play_down(seat, place)
+        recorder.simple("down", seat, place)
+        return [Event(SealedDown(seat, place))]
 
     # -- a restart: the journal's steps, taken back --------------------------------------------------------------
     def recall(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool:
+        if kind == "act" and seat is not None and self.hand is not None and self.hand.ledger is not None:
+            match = self.table.match
+            sealed = match.sealed() if match is not None else None
+            move = sealed.move(action_of(data)) if sealed is not None else None
+            if not self._recalled_own and move in (Move.KEEP, Move.DOWN):  # what ``followed`` did when it was made
+                self._acted(self.hand, seat, move)
+            self._recalled_own = False
+            return False  # the match takes it back too
         if kind != "sealed":
             return False
+        self._recalled_own = data.get("step") in ("play", "down", "show", "reject", "pass", "envelope")
         what = data.get("step")
         if what == "named":
             number = int(data["hand"])

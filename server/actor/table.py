@@ -45,6 +45,7 @@ from cardtui.engine.core import (
 from cardtui.engine.fairness import DealSeed
 from cardtui.engine.history import action_entry, action_of
 from cardtui.engine.options import Raw
+from cardtui.engine.sealed import Move
 from cardtui.i18n import N_
 from cardtui.server.actor.dealing import Cut, Dealing
 from cardtui.server.actor.events import Chatted, MatchStarted
@@ -531,26 +532,39 @@ class Table:
         if seen_seq and seen_seq < self.moved.get(seat, 0):
             raise FailedPrecondition("The table has moved on since what you saw; look again and choose.")
         if self.sealed is not None:
-            self._sealed_act(action)
-        self._apply(seat, action)
+            action = self._sealed_act(seat, action)
+        if self.sealed is None or not self.sealed.host_move(seat, action):  # (a host's seat: a card with its keys)
+            self._apply(seat, action)
         self.back(seat)
         self._played(seat)  # a move of their own: this match is theirs
         return self.seq
 
-    def _sealed_act(self, action: Action) -> None:
-        """At a sealed table a card moves only with its keys (``Seal``), and nothing moves while the deal is made."""
+    def _sealed_act(self, seat: int, action: Action) -> Action:
+        """At a sealed table a card moves only with its keys (``Seal``), and nothing moves while the deal is made. A
+        person who sat down during a hand at a seat of the host's plays its cards by name: they are the host's until
+        the next hand, and go out with the host's keys (``Sealing.host_move``)."""
         assert self.match is not None and self.sealed is not None
         if self.sealed.waits:
             raise FailedPrecondition("The sealed deal is still being made: play begins once every seat's step is in.")
         sealed = self.match.sealed()
-        if sealed is not None and sealed.move(action) is not None:
+        if self.sealed.hosting(seat):
+            if sealed is not None and sealed.move(action) is Move.SHOW and not action.cards:
+                shown = self.match.bot_action(seat, self.rng)  # the claim's cards are the host's: it shows them
+                if sealed.move(shown) is Move.SHOW and shown.cards:
+                    return shown
+            return action
+        if sealed is not None and sealed.move(action) not in (None, Move.KEEP):  # (a keep moves no card: ``followed``)
             raise FailedPrecondition("At a sealed table a card is played or shown with its keys (Table.Seal), not "
                                      "named alone.")
+        return action
 
     def seal(self, seat: int, hand: int, step: SealStep) -> int:
         """A seat's step of the sealed hand ``hand`` (``Sealing.take``); returns the last sequence number."""
         if self.sealed is None or self.match is None:
             raise FailedPrecondition("This table is not sealed: its cards are dealt by the server.")
+        if self.sealed.hosting(seat):  # (sat down at during the hand: the host makes the seat's steps)
+            raise FailedPrecondition("This seat's cards are the host's until the next hand: play them by name; your "
+                                     "own client deals in from the next hand.")
         self.sealed.take(seat, hand, step)
         self.sealed.hosts_act()  # what the step made due of the host's seats
         self.back(seat)

@@ -178,6 +178,8 @@ class Turns:
             if seat not in match.to_act():
                 continue
             action = match.default_action(seat)
+            if table.sealed is not None and table.sealed.hosting(seat) and table.sealed.host_move(seat, action):
+                continue  # a card of a host's seat (a person sat down there this hand): it went out with its keys
             events += match.apply(seat, action)
             steps.append(("act", seat, action_entry(action)))
             if not window:

@@ -127,4 +127,16 @@ def step_of(request: sealed_pb2.SealRequest, seat: int) -> Step:
             if len(request.show.cards) > 3:
                 raise InvalidArgument("At most three cards are shown.")
             return Step(kind, openings=tuple(opening(o) for o in request.show.cards))
+        case "reject":
+            if len(request.reject.cards) != 3:
+                raise InvalidArgument("A block rejected is shown whole: its three cards, each with its keys.")
+            return Step(kind, openings=tuple(opening(o) for o in request.reject.cards))
+        case "pass_block":
+            if not request.pass_block.HasField("envelope"):
+                raise InvalidArgument("A block passed is sent with its keys, sealed for the partner.")
+            return Step("pass", envelopes=(envelope(request.pass_block.envelope),))
+        case "choose":
+            if not 0 <= request.choose.place < MOST:
+                raise InvalidArgument("A card chosen to play blind is a place of the deck.")
+            return Step(kind, place=request.choose.place)
     raise InvalidArgument("A Seal request needs a step.")

@@ -51,6 +51,8 @@ class Trick(StrEnum):
     WRONG_PLAY_KEY = "wrong_play_key"  # a card played with a wrong key
     FALSE_ENVIDO = "false_envido"  # an envido said that its cards do not make
     FALSE_FLOR = "false_flor"  # a flor said without three of a suit
+    REJECT_SWAP = "reject_swap"  # the mão rejects its block naming one of its cards as another (paulista)
+    PASS_BAD = "pass_bad"  # the mão passes its block with a wrong key, or one short, for its partner (paulista)
 
 
 EXPECTED: dict[Trick, set[Fault]] = {
@@ -65,8 +67,13 @@ EXPECTED: dict[Trick, set[Fault]] = {
     Trick.WRONG_PLAY_KEY: {Fault.WRONG_KEY},
     Trick.FALSE_ENVIDO: {Fault.FALSE_CLAIM},
     Trick.FALSE_FLOR: {Fault.FALSE_CLAIM},
+    Trick.REJECT_SWAP: {Fault.NOT_ITS_CARD},
+    Trick.PASS_BAD: {Fault.WRONG_KEY, Fault.WITHHELD_KEY},
 }
 """What a cheat must be named for."""
+MAO_TRICKS = frozenset({Trick.REJECT_SWAP, Trick.PASS_BAD})
+"""Cheats only a paulista mão can make, in its choice of keep, pass or reject: a hand whose cheater is not the mão
+has no such cheat (it is played honest)."""
 
 
 @dataclass
@@ -278,25 +285,35 @@ class SimTable:
                 everyone("withheld", lambda ledger: _raise_first(ledger.withheld()))
             deliver()
             mao = layout.first
+            if trick in MAO_TRICKS and (cheater != mao or not layout.choosing):
+                out.trick = None  # only a mão choosing its block can make this cheat: an honest hand
             if layout.choosing:
                 rejections = 0
                 while True:
                     choice = rng.choice(["keep", "reject", "pass"] if rejections < 3 else ["keep", "pass"])
                     if choice == "pass" and referee.passed:
                         choice = "keep"
+                    if mao == cheater and not rejections and not referee.passed:
+                        choice = {Trick.REJECT_SWAP: "reject", Trick.PASS_BAD: "pass"}.get(trick, choice)
                     if choice == "keep":
                         rec.simple("keep")
                         everyone("keep", lambda ledger: ledger.keep())
                         break
                     if choice == "reject":
-                        rejections += 1
                         openings = [hands[mao].opening(p) for p in referee.holdings[mao]]
+                        if mao == cheater and trick is Trick.REJECT_SWAP and not rejections:
+                            first = openings[0]
+                            other = rng.choice([c for c in hand.cards if c != first.card])
+                            openings[0] = Opening(first.seat, first.place, other, first.keys)
+                        rejections += 1
                         rec.reject(openings)
                         everyone("reject", lambda ledger, o=openings: ledger.reject(o), openings)
                     else:
                         rec.simple("pass")
                         everyone("pass", lambda ledger: ledger.pass_block())
                         envelope = hands[mao].passing()
+                        if mao == cheater and trick is Trick.PASS_BAD:
+                            envelope = _bad_pass(hands[mao], rng)
                         rec.envelope(envelope)
                         everyone("envelope", lambda ledger, e=envelope: ledger.add_envelope(e), envelope)
                     deliver()
@@ -407,6 +424,20 @@ def _peek(seat: SeatHand, envelope: Envelope) -> dict[tuple[int, int], int]:
         return open_envelope(seat.box, seat.ledger.boxes[envelope.sender], envelope, seat.ledger.hand.digest)
     except Cheat:
         return {}
+
+
+def _bad_pass(seat: SeatHand, rng: random.Random) -> Envelope:
+    """A mão's passed block with one key wrong, or one left out, sealed for its partner."""
+    ledger = seat.ledger
+    partner = ledger.layout.partner
+    keys = {(s, p): seat.keys.get((s, p), seat.secrets.card_key(p)) for s in ledger.hand.order
+            for p in ledger.holdings[partner]}
+    victim = rng.choice(sorted(keys))
+    if rng.random() < 0.5:
+        keys[victim] = keys[victim] * 5 % N
+    else:
+        del keys[victim]
+    return seal(seat.box, seat.seat, partner, ledger.boxes[partner], ledger.hand.digest, ledger_module.PASSED, keys)
 
 
 def _bent(seat: SeatHand, ledger: Ledger, place: int, trick: Trick, rng: random.Random) -> Opening:

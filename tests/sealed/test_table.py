@@ -12,7 +12,7 @@ from cardtui.sealed import shuffle
 from cardtui.sealed.record import replay
 from tests.sealed.conftest import FEW
 from tests.sealed.host import Tally, attack
-from tests.sealed.table import ARGENTINO, EXPECTED, PAULISTA, SimTable, Trick, judge
+from tests.sealed.table import ARGENTINO, EXPECTED, MAO_TRICKS, PAULISTA, SimTable, Trick, judge
 
 
 @pytest.mark.usefixtures("few_rounds")
@@ -41,7 +41,7 @@ def test_each_cheat_is_named_by_the_referee_and_every_honest_client(trick: Trick
                                                                      ) -> None:
     if trick is not Trick.LOCK_BENT:  # only a bent lock is caught by the shuffle's proof alone: at its full count
         monkeypatch.setattr(shuffle, "ROUNDS", FEW)
-    game, seats = (PAULISTA, 4) if trick in (Trick.SUBSTITUTE, Trick.WRONG_SEALED_KEY) else (ARGENTINO, 2)
+    game, seats = (PAULISTA, 4) if trick in (Trick.SUBSTITUTE, Trick.WRONG_SEALED_KEY, *MAO_TRICKS) else (ARGENTINO, 2)
     rng = random.Random(sum(map(ord, trick.value)))
     for attempt in range(20):
         table = SimTable(rng, seats, game)

@@ -146,12 +146,19 @@ def option_cases(spec: lobby_pb2.OptionSpec) -> tuple[list[common_pb2.OptionValu
 
 
 async def test_a_sealed_table_is_refused_where_it_is_not_dealt_yet_and_nothing_is_made(
-    lobby: lobby_pb2_grpc.LobbyStub,
+    lobby: lobby_pb2_grpc.LobbyStub, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Both trucos offer the option (the engine plays a sealed hand); the server relays a sealed deal of truco
-    argentino, with bots or without (in every arrangement: tests/test_matrix.py), and says what is missing for truco
-    paulista rather than open a table nobody could be dealt at."""
+    """Both trucos offer the option (the engine plays a sealed hand) and the server relays a sealed deal of each,
+    with bots or without (in every arrangement: tests/test_matrix.py). A game that offered the option without its
+    hand's steps relayed sealed (truco paulista before they were, made so here) is refused with a sentence saying
+    what is missing, rather than open a table nobody could be dealt at."""
+    from cardtui.engine.truco.paulista.game import GAME as PAULISTA
+
     sealed = {"sealed": common_pb2.OptionValue(flag=True)}
+    for seats, bots in ((4, 0), (4, 3)):
+        made = await accepted(lobby, game="truco_paulista", seats=seats, bots=bots, options=sealed)
+        assert made.table.id
+    monkeypatch.setattr(type(PAULISTA), "sealed_dealt", False)
     before = await lobby.ListTables(lobby_pb2.ListTablesRequest())
     said = await refusal(lobby, game="truco_paulista", seats=4, options=sealed)
     assert said == ("A sealed table of Truco paulista is not dealt yet: the steps of its hand that move hidden "

@@ -25,6 +25,7 @@ from cardtui.sealed import shuffle
 from cardtui.sealed.deck import SeatSecrets
 from cardtui.sealed.envelopes import open_envelope
 from cardtui.sealed.group import mul, product, scalar_bytes
+from cardtui.sealed.ledger import Ledger
 from cardtui.sealed.record import replay
 from cardtui.sealed.seat import SeatHand
 from cardtui.server.app import Running, start
@@ -82,24 +83,29 @@ def store_text(path: Path) -> str:
     return "\n".join(out)
 
 
-@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize(("game", "seats"), [("truco_argentino", 2), ("truco_argentino", 4), ("truco_paulista", 4)])
 async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_scores_it(
-    one_process: Running, tmp_path: Path, seats: int,
+    one_process: Running, tmp_path: Path, game: str, seats: int,
 ) -> None:
+    """Truco paulista: the mão rejects its first block (face up to everyone), passes the next to its partner (who
+    alone opens it, and plays it) and keeps the third; the partner's own block is never handed to it."""
     running = one_process
-    table_id = await create(running, game="truco_argentino", seats=seats, bots=0, turn_seconds=600, options=SEALED)
+    table_id = await create(running, game=game, seats=seats, bots=0, turn_seconds=600, options=SEALED)
     players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")[:seats]]
     readers = [asyncio.create_task(follow(p)) for p in players]
+    paulista = game == "truco_paulista"
     try:
-        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None,
-                         "each seat's three cards, opened by its own client")
+        await eventually(lambda: (players[0].sealed.layout is not None and all(
+            len(p.sealed.own_cards()) == (0 if paulista and p.seat == players[0].sealed.layout.partner else 3)
+            for p in players)) or None, "each seat's three cards, opened by its own client (the mão's partner's: "
+                                        "once the mão keeps)")
         table = running.room.tables[table_id]
         # the host holds nothing that opens a card: not its store, not the table's memory
         assert table.sealed is not None and table.sealed.hand is not None and table.sealed.hand.ready
         ledger = table.sealed.hand.ledger
         assert ledger is not None and not ledger.opened and not ledger.played
         state = table.match.state  # type: ignore[union-attr]
-        assert not any(state.known) and not any(state.dealt) and not any(state.hands)
+        assert not any(state.known) and not any(getattr(state, "dealt", ())) and not any(state.hands)
         text = store_text(tmp_path / "store.db")
         for p in players:
             mine = p.sealed.mine
@@ -108,20 +114,26 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
                 assert scalar_bytes(mine.secrets.card_key(place)).hex() not in text  # its own key never left
             assert mine.secrets.secret.hex() not in text
         cards = {p.seat: p.sealed.dealt() for p in players}
-        assert len({c for hand in cards.values() for c in hand}) == 3 * seats  # all different
+        assert len({c for hand in cards.values() for c in hand}) == 3 * seats - 3 * paulista  # all different
         for p in players:
             for other in players:
                 if other is not p:  # nobody opens another's cards
                     assert all(p.sealed.mine.card(place) is None  # type: ignore[union-attr]
                                for place in ledger.holdings[other.seat])
 
-        said = await play_hand(players, lambda: all(p.ended for p in players))
-        assert any(a.type == "announce" for _, a in said) and any(a.type == "play" for _, a in said)
-        dealer = table.sealed and players[0].sealed.layout.dealer  # type: ignore[union-attr]
-        assert open_table(int(dealer), cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
+        if paulista:
+            await paulista_hand(players, ledger, cards)
+        else:
+            said = await play_hand(players, lambda: all(p.ended for p in players))
+            assert any(a.type == "announce" for _, a in said) and any(a.type == "play" for _, a in said)
+            dealer = table.sealed and players[0].sealed.layout.dealer  # type: ignore[union-attr]
+            assert open_table(int(dealer), cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
         assert all(not p.sealed.named and not p.sealed.refused for p in players), [p.sealed.named for p in players]
         history = running.store.hands.last_hand(table_id)
         assert history is not None and history["sealed"]["steps"][-1] == {"step": "end"}
+        if paulista:
+            assert [s["step"] for s in history["sealed"]["steps"] if s["step"] in ("reject", "pass", "keep")] == [
+                "reject", "pass", "keep"]
         replayed = replay(history["sealed"])  # what `cardtui verify` checks: every step, no seat named
         assert replayed.cheat is None and not replayed.problem and replayed.steps == len(history["sealed"]["steps"])
     finally:
@@ -129,6 +141,31 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
             r.cancel()
         for p in players:
             await p.conn.close()
+
+
+async def paulista_hand(players: list[Player], ledger: Ledger, cards: dict[int, list[str]]) -> None:
+    """A sealed paulista hand from its deal to its end (``tests.sealed_play.choose``: the mão rejects, passes,
+    keeps): what each seat may open at each step is what the rules show it, and nothing else."""
+    layout = ledger.layout
+    mao, partner = layout.first, layout.partner
+    by_seat = {p.seat: p for p in players}
+    first_block = cards[mao]
+    said = await play_hand(players, lambda: all(p.ended for p in players))
+    kinds = [a.type for _, a in said]
+    assert kinds[:3] == ["reject", "pass_cards", "keep"] and "play" in kinds, kinds
+    rejected = next(a for _, a in said if a.type == "reject")
+    assert sorted(map(str, rejected.cards)) == sorted(first_block)  # the block shown face up is the one dealt
+    passed = [c for p, c in ledger.opened.items() if p in layout.spare(0)]
+    assert ledger.holdings[partner] == list(layout.spare(0)) and ledger.passed and ledger.spares_taken == 2
+    assert set(by_seat[partner].sealed.dealt()) >= set(passed)  # the partner opened the passed block, and played it
+    own = layout.hands()[partner]  # the partner's own block, never handed to it: nobody opened it
+    assert all(p.sealed.mine.card(place) is None for p in players for place in own)  # type: ignore[union-attr]
+    for seat, p in by_seat.items():  # the mão's kept block: its own alone (every card of it unplayed stays closed)
+        if seat != mao:
+            assert all(p.sealed.mine.card(place) is None  # type: ignore[union-attr]
+                       for place in layout.spare(1) if place not in ledger.opened)
+    assert all(not p.sealed.named and not p.sealed.refused for p in players), [
+        (p.sealed.named, p.sealed.refused) for p in players]
 
 
 async def test_a_client_that_restarts_mid_hand_plays_on_with_its_keys_from_its_disk(
@@ -208,21 +245,24 @@ async def test_a_sealed_hand_resumes_after_its_server_restarts_from_a_journal_op
         await running.stop(grace=0.1)
 
 
+@pytest.mark.parametrize(("game", "seats"), [("truco_argentino", 2), ("truco_paulista", 4)])
 async def test_the_turn_clock_plays_a_gone_seats_card_face_down_and_never_opens_it(
-    one_process: Running, tmp_path: Path,
+    one_process: Running, tmp_path: Path, game: str, seats: int,
 ) -> None:
     """A seat whose client went away after the deal: its turn clock plays its first unplayed place face down
-    (``play_unopened``), which the server's ledger records and never opens, and the hand goes on to its end."""
+    (``play_unopened``), which the server's ledger records and never opens, and the hand goes on to its end. At truco
+    paulista a gone mão keeps its block (the clock's keep hands the others theirs)."""
     running = one_process
-    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
-    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    table_id = await create(running, game=game, seats=seats, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")[:seats]]
     readers = [asyncio.create_task(follow(p)) for p in players]
     try:
-        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        await eventually(lambda: all(p.sealed.ready for p in players) or None, "the deal done")
         table = running.room.tables[table_id]
-        readers[1].cancel()
-        await players[1].conn.close()
-        table.config.turn_seconds = 0.2  # bia is gone: her clock runs out at once, each time (restarted now)
+        for reader, p in zip(readers[1:], players[1:], strict=True):
+            reader.cancel()
+            await p.conn.close()
+        table.config.turn_seconds = 0.2  # the others are gone: their clock runs out at once, each time
         table.turns.schedule()
         ana = players[0]
         said = await play_hand([ana], lambda: ana.ended)
@@ -230,7 +270,7 @@ async def test_the_turn_clock_plays_a_gone_seats_card_face_down_and_never_opens_
         history = running.store.hands.last_hand(table_id)
         assert history is not None
         downs = [s for s in history["sealed"]["steps"] if s["step"] == "down"]
-        assert any(s["seat"] == players[1].seat for s in downs)
+        assert {s["seat"] for s in downs} >= {p.seat for p in players[1:]}  # each gone seat played face down
         assert not {s["place"] for s in downs} & {s["place"] for s in history["sealed"]["steps"] if s["step"] == "play"}
         assert "down" in ana.events  # told to the table
         assert replay(history["sealed"]).cheat is None
@@ -308,17 +348,16 @@ def host_opens(running: Running, table_id: str, db: Path, person: Player) -> dic
 HANDS = 3
 
 
-@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize(("game", "seats"), [("truco_argentino", 2), ("truco_paulista", 4)])
 async def test_a_person_and_bots_play_whole_sealed_hands_and_the_host_opens_none_of_the_person_s_cards(
-    tmp_path: Path, seats: int,
+    tmp_path: Path, game: str, seats: int,
 ) -> None:
     """A sealed table of one person and bots: the server makes the bots' part of every deal (their seats are the
     host's, and each hand's first event says whose), the bots play their cards as at any table, and whole hands are
     played. At each deal, the host's attack on the person's unplayed cards with everything it holds opens none."""
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
                           cut_window=1.0)
-    table_id = await create(running, game="truco_argentino", seats=seats, bots=seats - 1, turn_seconds=600,
-                            options=SEALED)
+    table_id = await create(running, game=game, seats=seats, bots=seats - 1, turn_seconds=600, options=SEALED)
     ana = await sit(running, table_id, "ana", tmp_path)
     reader = asyncio.create_task(follow(ana))
     attacked: set[int] = set()
@@ -397,3 +436,105 @@ async def test_a_bot_s_sealed_hand_resumes_after_the_server_restarts_with_the_ho
         if ana is not None:
             await ana.conn.close()
         await running.stop(grace=0.1)
+
+
+@pytest.mark.parametrize("scores", [(11, 4), (11, 11)])
+async def test_a_sealed_mao_de_onze_shows_each_partner_the_other_s_hand_and_a_mao_de_ferro_plays_blind(
+    one_process: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scores: tuple[int, int],
+) -> None:
+    """Truco paulista at 11 (a rigged score): at a mão de onze each seat of the team on 11 opens its partner's hand
+    (its keys sealed for it alone at the deal) and nobody else's, the team plays the hand, and it ends with no one
+    named. At a mão de ferro (both on 11) nobody opens a card before it is played: a seat chooses a place, the
+    others' keys for it are handed to it alone, and its client plays it face up."""
+    from cardtui.engine.truco.paulista.game import GAME as PAULISTA
+
+    made = PAULISTA.new_state
+
+    def at_eleven(options: object, seats: object) -> object:
+        state = made(options, seats)  # type: ignore[arg-type]
+        state.scores = list(scores)
+        return state
+
+    monkeypatch.setattr(PAULISTA, "new_state", at_eleven)
+    running = one_process
+    table_id = await create(running, game="truco_paulista", seats=4, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    ferro = scores == (11, 11)
+    try:
+        await eventually(lambda: all(p.sealed.ready for p in players) or None, "the deal done")
+        layout = players[0].sealed.layout
+        assert layout is not None and layout.ferro == ferro and layout.onze == (None if ferro else 0)
+        for p in players:
+            assert len(p.sealed.own_cards()) == (0 if ferro else 3)
+            seen = p.sealed.seen()
+            if ferro or p.seat % 2:
+                assert not seen, (p.name, seen)  # the team not on 11 sees no other hand; at ferro nobody any
+            else:
+                partner = next(o for o in players if o.seat == (p.seat + 2) % 4)
+                assert seen == {partner.seat: partner.sealed.dealt()}  # its partner's hand, and only that
+                assert list(p.view.truco.seats[partner.seat].cards) == partner.sealed.dealt()  # type: ignore[union-attr]
+        said = await play_hand(players, lambda: all(p.ended for p in players))
+        assert any(a.type == ("play_blind" if ferro else "accept") for _, a in said), said
+        assert all(not p.sealed.named and not p.sealed.refused for p in players), [
+            (p.sealed.named, p.sealed.refused) for p in players]
+        history = running.store.hands.last_hand(table_id)
+        assert history is not None and replay(history["sealed"]).cheat is None
+        steps = [s["step"] for s in history["sealed"]["steps"]]
+        assert ("choose" in steps) == ferro and "play" in steps
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+
+
+
+@pytest.mark.parametrize("cheat", ["reject", "pass"])
+async def test_a_mao_that_cheats_in_its_choice_is_named(one_process: Running, tmp_path: Path, cheat: str) -> None:
+    """A dishonest paulista mão, through the real server: a block rejected with one of its cards named as another
+    is named by the table and every client, and the hand is void; a block passed with a wrong key is named by the
+    partner's client, the one the keys were sealed for (the host cannot open them)."""
+    from cardtui.sealed.envelopes import seal
+    from cardtui.sealed.group import N
+    from cardtui.sealed.ledger import PASSED
+    from cardtui.v1 import sealed_pb2
+
+    running = one_process
+    table_id = await create(running, game="truco_paulista", seats=4, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia", "cris", "davi")]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    try:
+        await eventually(lambda: all(p.sealed.ready for p in players) or None, "the deal")
+        layout = players[0].sealed.layout
+        assert layout is not None
+        mao = next(p for p in players if p.seat == layout.first)
+        await eventually(lambda: (mao.view is not None and len(mao.view.legal) > 0) or None, "the mão's choice")
+        partner = next(p for p in players if p.seat == layout.partner)
+        mine = mao.sealed.mine
+        assert mine is not None
+        block = tuple(mine.ledger.holdings[mao.seat])
+        if cheat == "reject":
+            step = mao.sealed.choosing(common_pb2.Action(type=common_pb2.ACTION_TYPE_REJECT))
+            first = step.reject.cards[0]
+            first.card = next(c for c in mine.ledger.hand.cards if c != first.card)
+            await mao.conn.seal(mao.token, step)
+            await eventually(lambda: all(p.sealed.named for p in players) or None, "the mão named by everyone")
+            assert "cheat" in players[0].events and all(f"named {first.card}" in p.sealed.named[0] for p in players)
+        else:
+            keys = dict(mine._all_keys(block))
+            victim = min(keys)
+            keys[victim] = keys[victim] * 5 % N
+            ledger = mine.ledger
+            e = seal(mine.box, mao.seat, partner.seat, ledger.boxes[partner.seat], ledger.hand.digest, PASSED, keys)
+            wire = sealed_pb2.SealedEnvelope(sender=e.sender, recipient=e.recipient, label=e.label, sealed=e.sealed)
+            await mao.conn.seal(mao.token, sealed_pb2.SealRequest(hand=mao.sealed.number,
+                                                                  pass_block=sealed_pb2.SealPass(envelope=wire)))
+            await eventually(lambda: partner.sealed.named or None, "the mão named by its partner")
+            assert "wrong key" in partner.sealed.named[0] or "passed" in partner.sealed.named[0], partner.sealed.named
+            assert all(not p.sealed.named for p in players if p is not partner)  # (nobody else could open them)
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()

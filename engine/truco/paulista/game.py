@@ -99,6 +99,8 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
     max_players: ClassVar[int] = 4
     usual_players: ClassVar[int] = 4
     """The paulista game is two partnerships facing each other, the only way this engine plays it."""
+    sealed_dealt: ClassVar[bool] = True
+    """Its keep, pass and reject, a mão de onze's sight and a mão de ferro's blind cards are relayed sealed."""
     options_type = PaulistaOptions
 
     # -- the deal -------------------------------------------------------------------
