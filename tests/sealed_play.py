@@ -139,7 +139,7 @@ async def play_hand(players: list[Player], done: Callable[[], bool], called: lis
         return done()
 
     try:
-        await eventually_async(moved, "the hand's end", patience=30)
+        await eventually_async(moved, "the hand's end")  # (the default patience: a busy host plays slowly)
     except AssertionError:
         raise AssertionError("the hand never ended: " + "; ".join(
             f"{p.name} to act {list(p.view.to_act) if p.view else None}, may "
