@@ -18,7 +18,7 @@ from google.protobuf.message import Message
 from cardtui.client.boards.rummy_words import closes
 from cardtui.client.cards import card_text
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.shape import CHIPS, Family, Side, pot_won, result_said, said_with, seats
+from cardtui.client.shape import CHIPS, Family, Side, pot_won, result_said, said_with, seats, totals_said
 from cardtui.i18n import _, ngettext
 from cardtui.v1 import rummy_pb2, table_pb2
 
@@ -46,37 +46,48 @@ def _won(model: TableModel, body: table_pb2.HandEnded) -> str:
         name=model.name(body.winner))
 
 
-def counted(model: TableModel) -> str:
+def counted(model: TableModel, mine: bool = True) -> str:
     """A Chinchón count as a hand's result says it: a chinchón, then the closer's "minus ten" (all seven melded)
-    and what the player's cards outside melds added; "" before the count. The others' are in their totals, said
-    after it."""
+    and what the player's cards outside melds added (``mine``: the verbose level's; the terse one has it in the
+    player's total, said next); "" before the count. The others' are in their totals, said after it."""
     view = model.view
     if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("result"):
         return ""
     result = view.rummy.result
     parts = []
     for n, c in enumerate(result.counts):
-        mine = c.seat == model.seat
-        if not mine and (n or c.loose):
+        if (c.seat != model.seat or not mine) and (n or c.loose):
             continue  # the others' counts are in their totals, said next: the player's is said, and the closer's
             # minus ten (a total does not show it; a close with loose cards was just heard)
         if n == 0 and not c.loose:
-            parts.append(_("you minus ten") if mine else _("{name} minus ten").format(name=model.name(c.seat)))
+            parts.append(_("you minus ten") if c.seat == model.seat
+                         else _("{name} minus ten").format(name=model.name(c.seat)))
         else:
             added = f"{c.points:+d}"
-            parts.append(_("you {n}").format(n=added) if mine else said_with(model.name(c.seat), added))
+            parts.append(_("you {n}").format(n=added) if c.seat == model.seat else said_with(model.name(c.seat),
+                                                                                             added))
     said = ", ".join(parts)
     return _("Chinchón! {count}").format(count=said) if result.chinchon else said
 
 
 def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str]) -> str:
     assert isinstance(body, table_pb2.HandEnded)
-    count = counted(model) if closes(model) else ""
+    count = counted(model, mine=full) if closes(model) else ""
     if closes(model) and not count and not body.HasField("winner") and not any(body.deltas):
         count = (_("Void hand: the stock ran out twice and nobody closed") if full  # nobody scores (docs/rules.md §6)
                  else _("Void hand: nobody closed"))  # terse: the stock's second rebuild was just heard
+    if closes(model) and not count and not full and body.HasField("winner") and _counted(model):
+        # the close that won it was just heard, and the player's count is in their total: the totals alone
+        said = totals_said(RUMMY.sides(model)) + "."
+        return said[:1].upper() + said[1:]
     won = "; ".join(pots) if pots else count or _won(model, body)
     return result_said(won, model, RUMMY)
+
+
+def _counted(model: TableModel) -> bool:
+    """The view holds the hand's count (a close counted, not a hand with no close)."""
+    view = model.view
+    return view is not None and view.WhichOneof("game") == "rummy" and view.rummy.HasField("result")
 
 
 def _out_for_good(model: TableModel) -> bool:

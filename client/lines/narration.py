@@ -268,9 +268,13 @@ class Played:
     swords"), the seats playing in the table's order."""
 
     name: str
+    """"" where the first card follows the player's own in the trick: the seat after theirs, which needs no name."""
     cards: list[str]
 
     def said(self) -> str:
+        if not self.name:  # "King clubs, 2 swords": the seats after the player's, in the table's order
+            line = ", ".join(self.cards)
+            return line[:1].upper() + line[1:]
         first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
         if len(self.cards) == 1:
             return first
@@ -283,6 +287,7 @@ class Tengo:
     answer it they need the best so far), and dropped once the envido is won: its result says the winning points."""
 
     said_as: str
+    points: int = 0
 
     def said(self) -> str:
         return self.said_as
@@ -329,6 +334,12 @@ class Narrator:
     the terse level (``match_won``)."""
     ended: bool = False
     """A round's end in the message being said: the trick that ended it is in its result ("They take 2")."""
+    tengos: set[int] = field(default_factory=set)
+    """The envido points heard this round (the others' "Tengo"s said, the player's own): the envido's result says
+    the winning points only where they were not heard."""
+    played: int | None = None
+    """The seat whose card was played last in the trick (the player's own too); None at a trick's start: a card
+    that follows the player's own is said without its seat's name, the next seat's."""
     called: set[int] = field(default_factory=set)
     """The bets called this round (the envido, the flor): a bet's first call is the word alone, a later one (raised
     on it) with the sum it stands at."""
@@ -388,6 +399,12 @@ class Narrator:
         if self._rejected(model, body):
             return []
         move = self._move(model, body)
+        if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced) and body.seat == model.seat:
+            self.tengos.add(body.points)
+        if isinstance(body, truco_pb2.TrucoPlayed):
+            self.played = body.seat
+        elif isinstance(body, (truco_pb2.TrucoTrickEnded, table_pb2.HandStarted)):
+            self.played = None
         if move is not None:
             last = self.moves[-1] if self.moves else None
             if isinstance(move, Bet) and isinstance(last, Bet) and (last.kind, last.chips) == (move.kind, move.chips) \
@@ -464,6 +481,7 @@ class Narrator:
         if not said or not self.moves:
             return said
         line = "; ".join(m if isinstance(m, str) else m.said() for m in self.moves) + "."
+        self.tengos |= {m.points for m in self.moves if isinstance(m, Tengo)}
         self.moves = []
         return [line, *said]
 
@@ -481,9 +499,12 @@ class Narrator:
                        spoken(said_action(model, seat, body.action).plain, stop=False))
         if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
                 and not body.blind:
-            return Played(model.name(seat), [card_words(body.card, short=True)])
+            seats = len(model.view.seats) if model.view is not None else 0
+            after_mine = model.seat is not None and self.played == model.seat and seats \
+                and seat == (model.seat + 1) % seats
+            return Played("" if after_mine else model.name(seat), [card_words(body.card, short=True)])
         if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced):
-            return Tengo(spoken(f"{model.name(seat)}: Tengo {body.points}", stop=False))
+            return Tengo(spoken(f"{model.name(seat)}: Tengo {body.points}", stop=False), body.points)
         return None
 
     def _rejected(self, model: TableModel, body: Message) -> bool:
@@ -555,6 +576,7 @@ class Narrator:
             return spoken(own, short=True) if own else ""
         if isinstance(body, table_pb2.HandStarted):
             self.called = set()
+            self.tengos = set()
             self.folded = Folded()
             self.signals = []
             self.received = []
@@ -601,6 +623,10 @@ class Narrator:
             # which side won, what it gives, and with what: the others' "Tengo"s not said yet go unsaid (``last``
             # has them); those said before the player's turn to answer were heard
             self.moves = [m for m in self.moves if not isinstance(m, Tengo)]
+            heard, self.tengos = body.envido in self.tengos, set()
+            if heard:  # the winning points were just heard in a "Tengo" (the player's own, or said before theirs)
+                return team_does(model, body.team, _("Our envido: +{n}."), _("Their envido: +{n}."),
+                                 _("Envido to {team}: +{n}."), n=str(body.points)).plain
             return team_does(model, body.team, _("Our envido: +{n}, with {envido}."),
                              _("Their envido: +{n}, with {envido}."), _("Envido to {team}: +{n}, with {envido}."),
                              n=str(body.points), envido=str(body.envido)).plain

@@ -287,6 +287,17 @@ def test_the_others_tengos_are_heard_before_the_players_turn_and_folded_into_the
     told(terse, m, truco(2, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=3, points=31)))
     won = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=3, team=1, envido=31, points=2))
     assert told(terse, m, won) == ["Their envido: +2, with 31."], "dan's Tengo, in the result"
+    heard = truco(4, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=1, team=1, envido=29, points=2))
+    told(terse, m, tengo)
+    assert terse.turn_begins(m) == ["bia: Tengo 29."]
+    assert told(terse, m, heard) == ["Their envido: +2."], "bia's 29 was just heard: the result gives the points"
+    mine = truco(5, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=0, points=27))
+    told(terse, m, mine)
+    ours = truco(6, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=0, team=0, envido=27, points=2))
+    assert told(terse, m, ours) == ["Our envido: +2."], "the player's own Tengo"
+    with speaking("es"):
+        told(terse, m, mine)
+        assert told(terse, m, ours) == ["Envido nuestro: +2."]
 
 
 def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it() -> None:
@@ -735,6 +746,14 @@ def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() 
                 told(terse, m, e)
             said = terse.turn_begins(m)
             assert len(said) == 1 and said[0].count("bot 2") == 1 and "bia" not in said[0], said
+    after = Narrator(Level.TERSE)  # the cards after the player's own: the next seats', in order, need no name
+    for e in (truco(5, trick_ended=truco_pb2.TrucoTrickEnded(trick=1, winner=1, team=1)),
+              truco(6, played=truco_pb2.TrucoPlayed(seat=0, card="3c")), plays[0], plays[1]):
+        told(after, m, e)
+    assert after.turn_begins(m) == ["Ace swords, 4 cups."], "bot 2 follows the player: the cards alone"
+    told(after, m, truco(7, trick_ended=truco_pb2.TrucoTrickEnded(trick=2, winner=1, team=1)))
+    told(after, m, plays[0])
+    assert after.turn_begins(m) == ["bot 2, ace swords."], "a trick's first card: its seat named"
 
 
 def chinchon_model(seat: int = 0) -> TableModel:
@@ -812,8 +831,11 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[17, 1, 4, -10]))
     after = chinchon_counted(m)
     assert told(terse, after, ended) == []
-    assert terse.after_view(after) == ["dan minus ten, you +17; you 47, with 53 left, bia 1, caio 48, dan -5."], \
-        "the closer's count and the player's: the others' are in their totals"
+    assert terse.after_view(after) == ["dan minus ten; you 47, with 53 left, bia 1, caio 48, dan -5."], \
+        "the closer's minus ten: the player's count and the others' are in their totals"
+    verbose = Narrator(Level.VERBOSE)
+    told(verbose, after, ended)
+    assert verbose.after_view(after)[-1].startswith("dan minus ten, you +17; you 47"), "verbose: the player's count"
     mine = chinchon_counted(chinchon_model(seat=3), chinchon=True)
     told(terse, mine, ended)
     assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, with 105 left, ana 47, bia 1, caio 48."]
@@ -822,8 +844,8 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     assert loose.view is not None
     loose.view.rummy.result.counts[0].CopyFrom(rummy_pb2.RummyCount(seat=3, loose=["2o"], points=2))
     told(terse, loose, ended)
-    assert terse.after_view(loose) == ["you +17; you 47, with 53 left, bia 1, caio 48, dan -5."], \
-        "a close with a loose card: its count is in the closer's total"
+    assert terse.after_view(loose) == ["You 47, with 53 left, bia 1, caio 48, dan -5."], \
+        "a close with a loose card, just heard: every count is in the totals"
     stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
         type=common_pb2.ACTION_TYPE_PASS)))
     assert told(Narrator(Level.TERSE), after, stay) == ["caio stays out."], "past the target: not a claim let go"
