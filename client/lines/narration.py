@@ -334,6 +334,9 @@ class Narrator:
     the terse level (``match_won``)."""
     ended: bool = False
     """A round's end in the message being said: the trick that ended it is in its result ("They take 2")."""
+    totals: dict[str, int] = field(default_factory=dict)
+    """Each side's total as the last result said it (terse): a result says the player's and those that changed
+    since (``shape.result_said``)."""
     tengos: set[int] = field(default_factory=set)
     """The envido points heard this round (the others' "Tengo"s said, the player's own): the envido's result says
     the winning points only where they were not heard."""
@@ -461,7 +464,9 @@ class Narrator:
         self.unheard = False
         self.received = []
         self.called = set()
-        self.later.append(lambda now: family.result(now, body, pots, full, lambda text: spoken(text, stop=False)))
+        heard = None if full else self.totals
+        self.later.append(lambda now: family.result(now, body, pots, full, lambda text: spoken(text, stop=False),
+                                                    heard))
         return []  # the others' moves folded so far are said before it, once the view is in
 
     def _unheeded(self, model: TableModel, body: Message) -> bool:

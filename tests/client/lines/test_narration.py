@@ -413,8 +413,9 @@ def cacho_model(status: int = cacho_pb2.CACHO_SEAT_STATUS_IN) -> TableModel:
 
 def test_a_cacho_showdown_is_said_by_the_pots_result_with_the_winning_hand_and_every_total() -> None:
     """What decides the pot is the winner's hand: the terse level says the pot's result with it ("bia wins 6 with
-    two of a suit (28)") and every seat's chips, the player's first, once the view after it is in; the shows
-    themselves are in ``last``, and verbose says each with its cards."""
+    two of a suit (28)") and every seat's chips, the player's first, once the view after it is in (at the next
+    results, the player's and those that changed); the shows themselves are in ``last``, and verbose says each
+    with its cards."""
     m = cacho_model()
     strength = cacho_pb2.CachoStrength(category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28)
 
@@ -439,10 +440,16 @@ def test_a_cacho_showdown_is_said_by_the_pots_result_with_the_winning_hand_and_e
     assert told(terse, m, won(1, True)) == []
     assert terse.after_view(m) == ["bia wins 6 with two of a suit (28); you 18, bia 24, caio 19, dan 19."]
     told(terse, m, won(2, False))
-    assert terse.after_view(m) == ["caio wins 6; you 18, bia 24, caio 19, dan 19."], "everyone else out: just heard"
+    assert terse.after_view(m) == ["caio wins 6; you 18."], "the totals just heard, the same: the player's alone"
+    for s in after.cacho.seats:
+        s.chips = {0: 17, 1: 24, 2: 25, 3: 18}[s.seat]
+    told(terse, m, won(2, False))
+    assert terse.after_view(m) == ["caio wins 6; you 17, caio 25, dan 18."], "the totals that changed since"
     verbose = Narrator(Level.VERBOSE)
     told(verbose, m, won(2, False))
-    assert verbose.after_view(m) == ["caio wins 6, uncontested; you 18, bia 24, caio 19, dan 19."]
+    assert verbose.after_view(m) == ["caio wins 6, uncontested; you 17, bia 24, caio 25, dan 18."]
+    told(verbose, m, won(2, False))
+    assert verbose.after_view(m)[0].endswith("bia 24, caio 25, dan 18."), "verbose: every total, every time"
 
 
 def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand() -> None:
@@ -816,7 +823,7 @@ def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:
     return TableModel(model.summary, model.seat).with_view(view, 2)
 
 
-def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the_points_left() -> None:
+def test_a_chinchon_close_is_said_and_its_count_with_the_points_left() -> None:
     """A Chinchón hand ends in a close and a count, not a knock: the close with the card laid face down; the count
     with the result, once the view after it holds the points (what the closer's cards outside melds add, minus ten
     with all seven melded, and the player's), then every seat's points, the player's first with what they may still take
@@ -825,7 +832,8 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["1c", "2c", "3c"])],
                                                  discard="7e"))
     terse = Narrator(Level.TERSE)
-    assert told(terse, m, close) == ["dan closes with 7 swords face down."]
+    assert told(terse, m, close) == ["dan closes."], "the card face down changes nothing now: in last"
+    assert "7 of swords" in told(Narrator(Level.VERBOSE), m, close)[0], "verbose: the log's words"
     counted = rummy(chinchon_counted=rummy_pb2.ChinchonCounted(counts=[rummy_pb2.RummyCount(seat=3, points=-10)]))
     assert told(terse, m, counted) == [], "said with the hand's result"
     ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[17, 1, 4, -10]))
@@ -837,12 +845,14 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     told(verbose, after, ended)
     assert verbose.after_view(after)[-1].startswith("dan minus ten, you +17; you 47"), "verbose: the player's count"
     mine = chinchon_counted(chinchon_model(seat=3), chinchon=True)
+    terse = Narrator(Level.TERSE)  # dan's own table: every total heard for the first time
     told(terse, mine, ended)
     assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, with 105 left, ana 47, bia 1, caio 48."]
-    assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close with 7 swords face down."]
+    assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close."]
     loose = chinchon_counted(m)
     assert loose.view is not None
     loose.view.rummy.result.counts[0].CopyFrom(rummy_pb2.RummyCount(seat=3, loose=["2o"], points=2))
+    terse = Narrator(Level.TERSE)
     told(terse, loose, ended)
     assert terse.after_view(loose) == ["You 47, with 53 left, bia 1, caio 48, dan -5."], \
         "a close with a loose card, just heard: every count is in the totals"
@@ -855,7 +865,7 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
             said = told(narrator, m, close) + told(narrator, after, counted) + told(narrator, after, ended)
             said += narrator.after_view(after)
             assert len(said) == 2, said
-            assert "7" in said[0] and "bate" not in said[0], said
+            assert "bate" not in said[0] and "7" not in said[0], said
             assert "47" in said[1] and "53" in said[1] and "10" not in said[1], "minus ten in words"
             assert not any(runs_of_numbers(s) for s in said), said
 
@@ -932,7 +942,7 @@ def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_a
              rummy(stock_rebuilt=rummy_pb2.RummyStockRebuilt(stock=9))]
     assert [s for e in quiet for s in told(terse, m, e)] == []
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, discard="7o"))
-    assert told(terse, m, close) == ["dan closes with 7 coins face down."]
+    assert told(terse, m, close) == ["dan closes."]
     assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["Pile: 4 cups."], \
         "in the match, said"
     assert told(Narrator(Level.TERSE), chinchon_model(), quiet[3]) == ["New stock: 9 cards."], "with its count"
