@@ -401,8 +401,13 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                         low, high = spread(measured)
                         shares = ", ".join(f"x{sum(h.speech for h in m) / sum(h.seconds for h in m):.2f}"
                                            for m in by_table[level, rate])
+                        timed_out = sum(h.timed_out for h in measured)
+                        late = sum(h.late for h in measured)
+                        clean = ("clean" if not timed_out and late <= 1.0 else
+                                 f"NOT CLEAN: {timed_out} turns timed out, answers {late:.1f} s late (a busy "
+                                 "machine lengthens the hands: the share reads low)")
                         print(f"  {game:16s} {lang:5s} {level:7s} {rate} wpm: x{ratio:.2f}, 90% x{low:.2f} to "
-                              f"x{high:.2f} over {len(measured)} hands; by table {shares}")
+                              f"x{high:.2f} over {len(measured)} hands; by table {shares}; {clean}")
                 if not baseline or DEFAULT_RATE not in rates:
                     continue
                 terse = heard[("terse", DEFAULT_RATE)]
