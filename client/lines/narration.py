@@ -3,7 +3,8 @@ hand is told in, at both levels.
 
 The shape (``families`` says what each family puts in it): at the player's turn, what is new and the choices
 (``loop``, ``actions``); a hand's result with what won it and every side's total, the player's first, said once the
-view after it is in ("bia wins 6 with cacho (33); you 18, bia 26, caio 16."); a redeal with why ("Dealt again:
+view after it is in ("bia wins 6 with cacho (33); you 18, bia 26, caio 16."; at the terse level a later result says
+the player's and the totals that changed since: ``shape.result_said``); a redeal with why ("Dealt again:
 everyone passed."). Two numbers are never said one after the other.
 
 Read aloud, every event of a table takes longer to say than the table takes to play it: a voice that says
@@ -33,7 +34,9 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   others' "Tengo"s are said before the player's turn to answer, and the rest left to it), and not another's
   "Son buenas" before it; a trick as ours or theirs; the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
-  the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords");
+  the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
+  first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."); an envido's
+  result without the winning points where a "Tengo" just said them ("Their envido: +2.");
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
   manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
 - at Cacho a hand's number is not said (the last pot's result was), each card the player is dealt is said with
