@@ -36,7 +36,9 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
   first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."); an envido's
-  result without the winning points where a "Tengo" just said them ("Their envido: +2.");
+  result without the winning points where a "Tengo" just said them ("Their envido: +2."); the other team's
+  calls, answers and "Tengo"s by their words alone ("Truco!", "No quiero, us +2 for the envido.", "Tengo 29."):
+  the player answers a team, not a seat, and at a table of two there is one opponent (a partner's keep the name);
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
   manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
 - at Cacho a hand's number is not said (the last pot's result was), each card the player is dealt is said with
@@ -439,6 +441,8 @@ class Narrator:
         short = self._short(model, name, body)
         if short is not None:
             return self.before([short] if short else [])
+        if isinstance(body, (truco_pb2.TrucoCalled, truco_pb2.TrucoAnswered)) and not caller(model, body.seat):
+            said = said.removeprefix(f"{model.name(body.seat)}: ")  # the other team's: the words alone
         return self.before([said])
 
     def _shaped(self, model: TableModel, event: table_pb2.Event) -> list[str] | None:
@@ -512,7 +516,7 @@ class Narrator:
                 and seat == (model.seat + 1) % seats
             return Played("" if after_mine else model.name(seat), [card_words(body.card, short=True)])
         if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced):
-            return Tengo(spoken(f"{model.name(seat)}: Tengo {body.points}", stop=False), body.points)
+            return Tengo(spoken(f"{caller(model, seat)}Tengo {body.points}", stop=False), body.points)
         return None
 
     def _rejected(self, model: TableModel, body: Message) -> bool:
@@ -609,7 +613,7 @@ class Narrator:
             # the truco's rungs: the word says the stake ("Seis!" is for 6); an envido's first call too (a real
             # envido alone is for 3): only a call raised on another says its sum, and a falta, which the score sets
             self.called.add(body.bet)
-            return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
+            return spoken(f"{caller(model, body.seat)}{call_word(model, body.call)}")
         if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
             return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
         if isinstance(body, truco_pb2.TrucoTrickEnded):
@@ -749,6 +753,16 @@ def _drawn(model: TableModel, card: str) -> str:
 
 def _said_as(sentence: str) -> Callable[[TableModel], str]:
     return lambda _model: sentence
+
+
+def caller(model: TableModel, seat: int) -> str:
+    """Who calls at truco, as said before the call at the terse level ("bia: "), or "" for a seat of the other
+    team: the player answers the team, not the seat (at a table of two, the only opponent); a partner's call, and
+    any to a spectator, keep the name."""
+    mine = my_team(model)
+    if mine is None or seat == model.seat or seat_team(model, seat) == mine:
+        return f"{model.name(seat)}: "
+    return ""
 
 
 def _truco(model: TableModel) -> bool:

@@ -283,13 +283,13 @@ def test_the_others_tengos_are_heard_before_the_players_turn_and_folded_into_the
     terse = Narrator(Level.TERSE)
     tengo = truco(1, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=1, points=29))
     assert told(terse, m, tengo) == []
-    assert terse.turn_begins(m) == ["bia: Tengo 29."], "the best so far, before the player answers"
+    assert terse.turn_begins(m) == ["Tengo 29."], "the best so far, before the player answers (theirs: unnamed)"
     told(terse, m, truco(2, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=3, points=31)))
     won = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=3, team=1, envido=31, points=2))
     assert told(terse, m, won) == ["Their envido: +2, with 31."], "dan's Tengo, in the result"
     heard = truco(4, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=1, team=1, envido=29, points=2))
     told(terse, m, tengo)
-    assert terse.turn_begins(m) == ["bia: Tengo 29."]
+    assert terse.turn_begins(m) == ["Tengo 29."]
     assert told(terse, m, heard) == ["Their envido: +2."], "bia's 29 was just heard: the result gives the points"
     mine = truco(5, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=0, points=27))
     told(terse, m, mine)
@@ -310,10 +310,20 @@ def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it()
         return truco(seq, called=truco_pb2.TrucoCalled(seat=seat, team=seat % 2, bet=truco_pb2.TRUCO_BET_ENVIDO,
                                                        call=word, value=value, refused=1))
 
-    assert told(terse, m, called(1, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == ["bia: ¡Real envido!"]
-    assert told(terse, m, called(2, 2, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 6)) == ["caio: ¡Real envido!, for 6."]
+    assert told(terse, m, called(1, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == ["¡Real envido!"], "theirs: unnamed"
+    assert told(terse, m, called(2, 2, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 6)) == ["caio: ¡Real envido!, for 6."], \
+        "the partner's call keeps the name"
     first = Narrator(Level.TERSE)
-    assert told(first, m, called(3, 1, truco_pb2.TRUCO_WORD_FALTA_ENVIDO, 22)) == ["bia: ¡Falta envido!, for 22."]
+    assert told(first, m, called(3, 1, truco_pb2.TRUCO_WORD_FALTA_ENVIDO, 22)) == ["¡Falta envido!, for 22."]
+    refused = truco(4, answered=truco_pb2.TrucoAnswered(seat=3, team=1, bet=truco_pb2.TRUCO_BET_ENVIDO,
+                                                        accepted=False, points=2))
+    assert told(terse, m, refused) == ["No quiero, us +2 for the envido."], "the other team's answer: the words alone"
+    with speaking("es"):
+        assert told(Narrator(Level.TERSE), m, refused) == ["No quiero, nosotros +2 por el envido."]
+    assert told(Narrator(Level.VERBOSE), m, refused)[0].startswith("dan: No quiero"), "verbose names the seat"
+    watching = TableModel(m.summary, None).with_view(m.view, 1)  # type: ignore[arg-type]
+    assert told(Narrator(Level.TERSE), watching, called(5, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == [
+        "bia: ¡Real envido!"], "a spectator answers no one: every call by its seat"
 
 
 def truco(seq: int, **body: object) -> table_pb2.Event:
@@ -354,7 +364,7 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     terse = Narrator(Level.TERSE)
     call = truco(1, called=truco_pb2.TrucoCalled(seat=1, team=1, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                  call=truco_pb2.TRUCO_WORD_SEIS, value=6, refused=3))
-    assert told(terse, m, call) == ["bia: Seis!"], "the word says the stake"
+    assert told(terse, m, call) == ["Seis!"], "the word says the stake; the other team's, without the seat"
     assert "6" in told(Narrator(Level.VERBOSE), m, call)[0], "verbose says it"
     accepted = truco(2, answered=truco_pb2.TrucoAnswered(seat=2, team=0, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                          accepted=True, points=6))
@@ -394,7 +404,7 @@ def test_a_maos_rejected_hands_are_one_sentence_naming_the_cards_a_player_counts
     assert told(terse, m, rejects(3, 2, "4H", "QH", "5C")) == []
     call = truco(4, called=truco_pb2.TrucoCalled(seat=3, team=1, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                  call=truco_pb2.TRUCO_WORD_TRUCO, value=3, refused=1))
-    assert told(terse, m, call) == ["caio rejects 3 hands, ace spades and 3 diamonds among them.", "dan: Truco!"]
+    assert told(terse, m, call) == ["caio rejects 3 hands, ace spades and 3 diamonds among them.", "Truco!"]
     assert told(terse, m, first) == [] and terse.turn_begins(m) == ["caio rejects a hand."], "low cards: counted"
     terse.acted = True
     assert told(terse, m, rejects(5, 0, "6C", "6H", "6D")) == [], "the player's own, just chosen: not said back"
