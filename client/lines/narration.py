@@ -36,7 +36,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
   first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."); an envido's
-  result without the winning points where a "Tengo" just said them ("Their envido: +2."); the other team's
+  result without the winning points where a "Tengo" just said them ("Their envido: +2."); at a table of two the
+  opponent's cards without a name ("7 coins."), the only other's; the other team's
   calls, answers and "Tengo"s by their words alone ("Truco!", "No quiero, us +2 for the envido.", "Tengo 29."):
   the player answers a team, not a seat, and at a table of two there is one opponent (a partner's keep the name);
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
@@ -273,7 +274,8 @@ class Played:
     swords"), the seats playing in the table's order."""
 
     name: str
-    """"" where the first card follows the player's own in the trick: the seat after theirs, which needs no name."""
+    """"" where the first card follows the player's own in the trick (the seat after theirs), or at a table of two
+    (the only opponent): no name needed."""
     cards: list[str]
 
     def said(self) -> str:
@@ -514,7 +516,8 @@ class Narrator:
             seats = len(model.view.seats) if model.view is not None else 0
             after_mine = model.seat is not None and self.played == model.seat and seats \
                 and seat == (model.seat + 1) % seats
-            return Played("" if after_mine else model.name(seat), [card_words(body.card, short=True)])
+            alone = model.seat is not None and seats == 2  # one opponent: every card not the player's is theirs
+            return Played("" if after_mine or alone else model.name(seat), [card_words(body.card, short=True)])
         if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced):
             return Tengo(spoken(f"{caller(model, seat)}Tengo {body.points}", stop=False), body.points)
         return None

@@ -771,6 +771,14 @@ def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() 
     told(after, m, truco(7, trick_ended=truco_pb2.TrucoTrickEnded(trick=2, winner=1, team=1)))
     told(after, m, plays[0])
     assert after.turn_begins(m) == ["bot 2, ace swords."], "a trick's first card: its seat named"
+    two = model("truco_argentino")
+    del two.view.seats[2:]  # type: ignore[union-attr]
+    two = TableModel(two.summary, 0).with_view(two.view, 1)  # type: ignore[arg-type]
+    told(after, two, truco(8, played=truco_pb2.TrucoPlayed(seat=1, card="7o")))
+    assert after.turn_begins(two) == ["7 coins."], "a table of two: the only opponent's card, unnamed"
+    watching = TableModel(two.summary, None).with_view(two.view, 1)  # type: ignore[arg-type]
+    told(after, watching, truco(9, played=truco_pb2.TrucoPlayed(seat=1, card="1e")))
+    assert after.before(["-"])[0] == "bia, ace swords.", "a spectator hears whose"
 
 
 def chinchon_model(seat: int = 0) -> TableModel:
