@@ -38,7 +38,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."); an envido's
   result without the winning points where a "Tengo" just said them ("Their envido: +2."); at a table of two the
   opponent's cards without a name ("7 coins."), the only other's; the other team's
-  calls, answers and "Tengo"s by their words alone ("Truco!", "No quiero, us +2 for the envido.", "Tengo 29."):
+  calls, answers and "Tengo"s by their words alone ("Truco!", "No quiero, us +2.", "Tengo 29."; a refused envido
+  without its name, just called):
   the player answers a team, not a seat, and at a table of two there is one opponent (a partner's keep the name);
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
   manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
@@ -65,6 +66,8 @@ from pathlib import Path
 from google.protobuf.message import Message
 
 from cardtui.client.boards.truco_words import (
+    ARGENTINO,
+    NO,
     call_word,
     counted,
     meaning,
@@ -617,6 +620,10 @@ class Narrator:
             # envido alone is for 3): only a call raised on another says its sum, and a falta, which the score sets
             self.called.add(body.bet)
             return spoken(f"{caller(model, body.seat)}{call_word(model, body.call)}")
+        if isinstance(body, truco_pb2.TrucoAnswered) and _gave_points(body) and not body.HasField("call"):
+            # a refused envido or flor, just called: what the refusal gives, without the bet's name again
+            gives = f"{team_object(model, 1 - body.team).plain} +{body.points}"
+            return spoken(f"{caller(model, body.seat)}{NO.get(model.game, NO[ARGENTINO])}, {gives}.")
         if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
             return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
         if isinstance(body, truco_pb2.TrucoTrickEnded):

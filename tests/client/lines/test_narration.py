@@ -317,9 +317,13 @@ def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it()
     assert told(first, m, called(3, 1, truco_pb2.TRUCO_WORD_FALTA_ENVIDO, 22)) == ["¡Falta envido!, for 22."]
     refused = truco(4, answered=truco_pb2.TrucoAnswered(seat=3, team=1, bet=truco_pb2.TRUCO_BET_ENVIDO,
                                                         accepted=False, points=2))
-    assert told(terse, m, refused) == ["No quiero, us +2 for the envido."], "the other team's answer: the words alone"
-    with speaking("es"):
-        assert told(Narrator(Level.TERSE), m, refused) == ["No quiero, nosotros +2 por el envido."]
+    assert told(terse, m, refused) == ["No quiero, us +2."], "the other team's answer: the words and what it gives"
+    for lang, us in (("es", "nosotros"), ("pt_BR", "nós")):
+        with speaking(lang):
+            assert told(Narrator(Level.TERSE), m, refused) == [f"No quiero, {us} +2."], lang
+    partner = truco(5, answered=truco_pb2.TrucoAnswered(seat=2, team=0, bet=truco_pb2.TRUCO_BET_ENVIDO,
+                                                        accepted=False, points=1))
+    assert told(terse, m, partner) == ["caio: No quiero, them +1."], "the partner's refusal keeps the name"
     assert told(Narrator(Level.VERBOSE), m, refused)[0].startswith("dan: No quiero"), "verbose names the seat"
     watching = TableModel(m.summary, None).with_view(m.view, 1)  # type: ignore[arg-type]
     assert told(Narrator(Level.TERSE), watching, called(5, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == [
