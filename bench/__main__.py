@@ -215,7 +215,7 @@ def speech_section(quick: bool) -> None:
     speech.run(print=lambda s: print(s, flush=True), hands=hands, langs=langs, games=games,
                baseline=not ARGS.speech_no_baseline,
                rates=tuple(int(r) for r in ARGS.speech_rates.split(",")) if ARGS.speech_rates else (300, 175),
-               together=ARGS.speech_together)
+               together=ARGS.speech_together, tables=ARGS.speech_tables)
 
 
 def startup_section(quick: bool) -> None:
@@ -248,7 +248,7 @@ SECTIONS = {
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, hours=1.0, speech_hands=4,
                           speech_langs="en", speech_games="", speech_no_baseline=False, speech_rates="",
-                          speech_together=False, seed=12)
+                          speech_together=False, speech_tables=1, seed=12)
 
 
 def main() -> None:
@@ -272,12 +272,14 @@ def main() -> None:
     p.add_argument("--speech-together", action="store_true",
                    help="speech: every game, language and rate played at once, each at its own table (a room's load)")
     p.add_argument("--speech-rates", default="", help="speech: the terse level's rates, words a minute (300,175)")
+    p.add_argument("--speech-tables", type=int, default=1,
+                   help="speech: tables each game, language and rate is measured at (their hands pooled; the spread)")
     args = p.parse_args()
     ARGS.seconds, ARGS.mark, ARGS.matches = args.seconds, args.mark, args.matches
     ARGS.runs, ARGS.hands, ARGS.hours, ARGS.seed = args.runs, args.hands, args.hours, args.seed
     ARGS.speech_hands, ARGS.speech_langs, ARGS.speech_games = args.speech_hands, args.speech_langs, args.speech_games
     ARGS.speech_no_baseline, ARGS.speech_rates = args.speech_no_baseline, args.speech_rates
-    ARGS.speech_together = args.speech_together
+    ARGS.speech_together, ARGS.speech_tables = args.speech_together, args.speech_tables
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)
 

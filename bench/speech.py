@@ -289,7 +289,7 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
         if not said.ends:
             said.ends = said.at + voice.seconds(said.text)
     if os.environ.get("CARDTUI_BENCH_SPEECH_SAID"):  # every sentence: when, how long, how late it ended
-        print(f"  -- {game} {lang} {level} {voice.rate} wpm: every sentence (from the first hand measured)")
+        print(f"  -- {game} {lang} {level} {voice.rate} wpm seed {seed}: every sentence (from the first hand measured)")
         for said in lines.said:
             print(f"    {said.at - room.starts[1]:8.2f} {voice.seconds(said.text):6.2f} "
                   f"{said.ends - said.at:6.2f}  {said.text}")
@@ -321,19 +321,30 @@ LEVELS = (("terse", FAST), ("terse", DEFAULT_RATE), ("verbose", DEFAULT_RATE))
 the verbose level at the default (the baseline)."""
 
 
+def spread(hands: list[Hand], draws: int = 2000, seed: int = SEED) -> tuple[float, float]:
+    """The 90% interval of the speech's share of the hands' time, resampling the hands (bootstrap): a cut is seen
+    only where it moves the share past the noise of which hands the deals and the bots' timing happened to give."""
+    rng = random.Random(seed)
+    shares = sorted(sum(h.speech for h in drawn) / sum(h.seconds for h in drawn)
+                    for drawn in ([rng.choice(hands) for _ in hands] for _ in range(draws)))
+    return shares[int(0.05 * draws)], shares[int(0.95 * draws) - 1]
+
+
 def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...] = GAMES,
         langs: tuple[str, ...] = ("en",), seed: int = SEED, baseline: bool = True,
-        rates: tuple[int, ...] = (FAST, DEFAULT_RATE), together: bool = False) -> dict[str, float]:
+        rates: tuple[int, ...] = (FAST, DEFAULT_RATE), together: bool = False, tables: int = 1) -> dict[str, float]:
     """Each game's speech against its hands' time, at the terse level at each rate (held to the marks) and at the
     verbose one (the baseline, left out without ``baseline``: Pif Paf's hands take minutes each at a room's pace),
-    the same seed; the terse ratios by game, language and rate (the terse level at ``rates`` alone)."""
+    the same seed; the terse ratios by game, language and rate (the terse level at ``rates`` alone). With
+    ``tables`` above one each is measured at that many tables (the player's seed ``seed``, ``seed`` + 1, ...), their
+    hands pooled, and each table's share printed beside the pooled one with its interval (``spread``)."""
     if shutil.which("espeak-ng") is None:
         print("  espeak-ng is missing: make bench installs it from Debian (apt-get install espeak-ng)")
         return {}
     ratios: dict[str, float] = {}
     voices = {(lang, rate): Voice(VOICES[lang], rate) for lang in langs for rate in (DEFAULT_RATE, FAST)}
-    wanted = [(lang, game, level, rate) for lang in langs for game in games for level, rate in LEVELS
-              if (baseline or level == "terse") and (level != "terse" or rate in rates)]
+    wanted = [(lang, game, level, rate, k) for lang in langs for game in games for level, rate in LEVELS
+              if (baseline or level == "terse") and (level != "terse" or rate in rates) for k in range(tables)]
     try:
         if together:  # every table at once, as a room plays them: the run takes its longest table's time
             async def every() -> list[list[Hand]]:
@@ -346,23 +357,28 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                 opening = asyncio.Semaphore(2)
                 try:  # a table that fails is said, and the others measured
                     played = await asyncio.gather(*(
-                        play(game, lang, hands, seed, voices[lang, rate], level, f"127.0.0.1:{running.port}",
+                        play(game, lang, hands, seed + k, voices[lang, rate], level, f"127.0.0.1:{running.port}",
                              PLAYERS[n % len(PLAYERS)] + "a" * (n // len(PLAYERS)), opening)
-                        for n, (lang, game, level, rate) in enumerate(wanted)), return_exceptions=True)
+                        for n, (lang, game, level, rate, k) in enumerate(wanted)), return_exceptions=True)
                     for w, p in zip(wanted, played, strict=True):
                         if isinstance(p, BaseException):
-                            print(f"  {w[1]:16s} {w[0]:5s} {w[2]:7s} {w[3]} wpm: not measured ({p!r:.200})")
+                            print(f"  {w[1]:16s} {w[0]:5s} {w[2]:7s} {w[3]} wpm table {w[4]}: not measured "
+                                  f"({p!r:.200})")
                     return [p if isinstance(p, list) else [] for p in played]
                 finally:
                     await running.stop(grace=0.2)
                     shutil.rmtree(folder, ignore_errors=True)
             measured_all = dict(zip(wanted, asyncio.run(every()), strict=True))
         else:
-            measured_all = {w: asyncio.run(play(w[1], w[0], hands, seed, voices[w[0], w[3]], w[2])) for w in wanted}
+            measured_all = {w: asyncio.run(play(w[1], w[0], hands, seed + w[4], voices[w[0], w[3]], w[2]))
+                            for w in wanted}
         for lang in langs:
             for game in games:
-                heard = {(level, rate): m for (la, ga, level, rate), m in measured_all.items()
-                         if (la, ga) == (lang, game) and m}
+                by_table: dict[tuple[str, int], list[list[Hand]]] = {}
+                for (la, ga, level, rate, _k), m in measured_all.items():
+                    if (la, ga) == (lang, game) and m:
+                        by_table.setdefault((level, rate), []).append(m)
+                heard = {key: [h for m in ms for h in m] for key, ms in by_table.items()}
                 for (level, rate), measured in heard.items():
                     speech = sum(h.speech for h in measured)
                     seconds = sum(h.seconds for h in measured)
@@ -381,6 +397,17 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                           f"{sum(not h.own_total for h in measured)}; answers late for the timing "
                           f"{sum(h.late for h in measured):.1f} s; turns timed out "
                           f"{sum(h.timed_out for h in measured)}")
+                    if len(by_table[level, rate]) > 1 or len(measured) > 1:
+                        low, high = spread(measured)
+                        shares = ", ".join(f"x{sum(h.speech for h in m) / sum(h.seconds for h in m):.2f}"
+                                           for m in by_table[level, rate])
+                        timed_out = sum(h.timed_out for h in measured)
+                        late = sum(h.late for h in measured)
+                        clean = ("clean" if not timed_out and late <= 1.0 else
+                                 f"NOT CLEAN: {timed_out} turns timed out, answers {late:.1f} s late (a busy "
+                                 "machine lengthens the hands: the share reads low)")
+                        print(f"  {game:16s} {lang:5s} {level:7s} {rate} wpm: x{ratio:.2f}, 90% x{low:.2f} to "
+                              f"x{high:.2f} over {len(measured)} hands; by table {shares}; {clean}")
                 if not baseline or DEFAULT_RATE not in rates:
                     continue
                 terse = heard[("terse", DEFAULT_RATE)]

@@ -59,6 +59,16 @@ def name_then(name: str, what: str, apart: str, joined: str) -> str:
     return (joined if starts and ENDS_IN_A_NUMBER.search(name) else apart).format(name=name, what=what)
 
 
+def changed(sides: list[Side], heard: dict[str, int] | None) -> list[Side]:
+    """The player's side, and the sides whose total is not the one last heard (``heard``, then brought up to
+    date); every side where nothing was heard."""
+    if heard is None:
+        return sides
+    said = [s for s in sides if s.mine or heard.get(s.name) != s.total]
+    heard.update({s.name: s.total for s in sides})
+    return said
+
+
 def totals_said(sides: list[Side]) -> str:
     """Every side's total, the player's (or the player's team's) first: "you 19, bia 20, bot 3 has 22"."""
     return ", ".join(side.said() for side in sides)
@@ -107,10 +117,11 @@ class Family:
     """What a total counts ("chips", "points"), for ``score``."""
     ends: Callable[[Message], bool]
     """Whether an event ends a hand here (its result is said once the view after it is in)."""
-    result: Callable[[TableModel, Message, list[str], bool, Callable[[str], str]], str]
+    result: Callable[[TableModel, Message, list[str], bool, Callable[[str], str], dict[str, int] | None], str]
     """The sentence that ends a hand, from the event that ends it, the view after it and the pots won in it:
     what won it and every side's total (``full``: the verbose level's, with why where the family says it); the
-    last argument says a piece of the screen's text as it is heard (``lines.sentences.spoken``, unstopped)."""
+    fifth argument says a piece of the screen's text as it is heard (``lines.sentences.spoken``, unstopped); the
+    last, the totals heard at the table so far, where only the changed ones are said (``result_said``)."""
     redealt: Callable[[TableModel, Message], str | None] = lambda _model, _body: None
     """A hand dealt again, with why; None for an event that is not one."""
     pot_won: Callable[[TableModel, Message, bool], str | None] = lambda _model, _body, _full: None
@@ -129,9 +140,11 @@ class Family:
     screen writes them (the line mode names them); "" to say nothing of it; None: the log's own words."""
 
 
-def result_said(won: str, model: TableModel, family: Family) -> str:
-    """A hand's result: what won it, then every side's total, the player's first."""
-    totals = totals_said(family.sides(model))
+def result_said(won: str, model: TableModel, family: Family, heard: dict[str, int] | None = None) -> str:
+    """A hand's result: what won it, then every side's total, the player's first; with ``heard`` (the totals last
+    said at this table, by side, kept up to date here), the player's and those that changed since alone: a total
+    heard at the last result and the same now is not news (``score`` says them all)."""
+    totals = totals_said(changed(family.sides(model), heard))
     return (_("{won}; {totals}.").format(won=won, totals=totals) if totals else f"{won}.")
 
 

@@ -39,9 +39,10 @@ def _won(model: TableModel, body: cacho_pb2.CachoPotWon, full: bool, speak: Call
     return _("{name} wins {chips} with {hand}").format(name=model.name(body.seat), chips=body.chips, hand=shown)
 
 
-def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str]) -> str:
+def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str],
+            heard: dict[str, int] | None) -> str:
     assert isinstance(body, cacho_pb2.CachoPotWon)
-    return result_said(_won(model, body, full, speak), model, CACHO)
+    return result_said(_won(model, body, full, speak), model, CACHO, heard)
 
 
 def _redealt(model: TableModel, body: Message) -> str | None:

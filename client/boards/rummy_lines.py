@@ -1,13 +1,14 @@
 """What the rummy family (Pif Paf, Cacheta, Chinchón) puts into the shape the line mode tells every hand in
 (``client.shape``): each seat's chips or points, who won the hand or its pots, the pot for ``score``, and the
-terse words of its own events: a knock with its discard, or (Chinchón) a close with the card laid face down.
+terse words of its own events: a knock with its discard, or (Chinchón) a close.
 
-A Chinchón hand ends in a count rather than a winner: the close is said as it comes ("bia closes with 5 cups face
-down."), the count with the hand's result, once the view after it holds every seat's points ("Chinchón! bia minus
-ten, you +7; you 30, with 70 left, bia 5, caio 3 has 44."): the closer's minus ten (all seven melded) and what
-the player's cards outside melds added, then every seat's points, the player's first with the points they may
-still take before the target puts them out. A player out for good hears no draw or discard of the others'. A hand
-nobody closed before the rebuilt stock ran out is said void, with the points as they stand."""
+A Chinchón hand ends in a count rather than a winner: the close is said as it comes ("bia closes.": the card laid
+face down changes nothing once the hand is over), the count with the hand's result, once the view after it holds
+every seat's points ("Chinchón! bia minus ten; you 30, with 70 left, bia 5, caio 3 has 44."): the closer's minus
+ten (all seven melded; verbose: what the player's cards outside melds added too), then every seat's points, the
+player's first with the points they may still take before the target puts them out. A player out for good hears no
+draw or discard of the others'. A hand nobody closed before the rebuilt stock ran out is said void, with the points
+as they stand."""
 
 from __future__ import annotations
 
@@ -18,7 +19,17 @@ from google.protobuf.message import Message
 from cardtui.client.boards.rummy_words import closes
 from cardtui.client.cards import card_text
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.shape import CHIPS, Family, Side, pot_won, result_said, said_with, seats
+from cardtui.client.shape import (
+    CHIPS,
+    Family,
+    Side,
+    changed,
+    pot_won,
+    result_said,
+    said_with,
+    seats,
+    totals_said,
+)
 from cardtui.i18n import _, ngettext
 from cardtui.v1 import rummy_pb2, table_pb2
 
@@ -46,37 +57,49 @@ def _won(model: TableModel, body: table_pb2.HandEnded) -> str:
         name=model.name(body.winner))
 
 
-def counted(model: TableModel) -> str:
+def counted(model: TableModel, mine: bool = True) -> str:
     """A Chinchón count as a hand's result says it: a chinchón, then the closer's "minus ten" (all seven melded)
-    and what the player's cards outside melds added; "" before the count. The others' are in their totals, said
-    after it."""
+    and what the player's cards outside melds added (``mine``: the verbose level's; the terse one has it in the
+    player's total, said next); "" before the count. The others' are in their totals, said after it."""
     view = model.view
     if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("result"):
         return ""
     result = view.rummy.result
     parts = []
     for n, c in enumerate(result.counts):
-        mine = c.seat == model.seat
-        if not mine and (n or c.loose):
+        if (c.seat != model.seat or not mine) and (n or c.loose):
             continue  # the others' counts are in their totals, said next: the player's is said, and the closer's
             # minus ten (a total does not show it; a close with loose cards was just heard)
         if n == 0 and not c.loose:
-            parts.append(_("you minus ten") if mine else _("{name} minus ten").format(name=model.name(c.seat)))
+            parts.append(_("you minus ten") if c.seat == model.seat
+                         else _("{name} minus ten").format(name=model.name(c.seat)))
         else:
             added = f"{c.points:+d}"
-            parts.append(_("you {n}").format(n=added) if mine else said_with(model.name(c.seat), added))
+            parts.append(_("you {n}").format(n=added) if c.seat == model.seat else said_with(model.name(c.seat),
+                                                                                             added))
     said = ", ".join(parts)
     return _("Chinchón! {count}").format(count=said) if result.chinchon else said
 
 
-def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str]) -> str:
+def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str],
+            heard: dict[str, int] | None) -> str:
     assert isinstance(body, table_pb2.HandEnded)
-    count = counted(model) if closes(model) else ""
+    count = counted(model, mine=full) if closes(model) else ""
     if closes(model) and not count and not body.HasField("winner") and not any(body.deltas):
         count = (_("Void hand: the stock ran out twice and nobody closed") if full  # nobody scores (docs/rules.md §6)
                  else _("Void hand: nobody closed"))  # terse: the stock's second rebuild was just heard
+    if closes(model) and not count and not full and body.HasField("winner") and _counted(model):
+        # the close that won it was just heard, and the player's count is in their total: the totals alone
+        said = totals_said(changed(RUMMY.sides(model), heard)) + "."
+        return said[:1].upper() + said[1:]
     won = "; ".join(pots) if pots else count or _won(model, body)
-    return result_said(won, model, RUMMY)
+    return result_said(won, model, RUMMY, heard)
+
+
+def _counted(model: TableModel) -> bool:
+    """The view holds the hand's count (a close counted, not a hand with no close)."""
+    view = model.view
+    return view is not None and view.WhichOneof("game") == "rummy" and view.rummy.HasField("result")
 
 
 def _out_for_good(model: TableModel) -> bool:
@@ -88,17 +111,14 @@ def _out_for_good(model: TableModel) -> bool:
 
 def _said(model: TableModel, body: Message) -> str | None:
     """The terse words of a rummy event where they are not the log's (its cards as the screen writes them): a knock
-    with its discard, a Chinchón close with the card laid face down; the count, said with the hand's result; a
-    claim window let go, which is not news."""
+    with its discard, a Chinchón close (the card laid face down is in ``last``); the count, said with the hand's
+    result; a claim window let go, which is not news."""
     if isinstance(body, rummy_pb2.RummyKnocked):
         mine = body.seat == model.seat
         name = model.name(body.seat)
         card = card_text(body.discard).plain if body.HasField("discard") else ""
-        if closes(model):
-            if not card:
-                return _("You close.") if mine else _("{name} closes.").format(name=name)
-            return (_("You close with {card} face down.") if mine else _("{name} closes with {card} face down.")
-                    ).format(name=name, card=card)
+        if closes(model):  # the card laid face down changes nothing once the hand is over (``last`` has it)
+            return _("You close.") if mine else _("{name} closes.").format(name=name)
         if card:
             return (_("You knock, discarding {card}.") if mine else _("{name} knocks, discarding {card}.")).format(
                 name=name, card=card)

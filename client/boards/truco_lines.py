@@ -38,7 +38,9 @@ def _won(model: TableModel, body: truco_pb2.TrucoRoundEnded, full: bool, speak: 
     return took if this is None else f"{took} ({speak(this.plain).removesuffix('.')})"
 
 
-def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str]) -> str:
+def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str],
+            _heard: dict[str, int] | None) -> str:
+    """Both teams' points every time, changed or not: truco's score is told as a pair ("we 5, they 3")."""
     assert isinstance(body, truco_pb2.TrucoRoundEnded)
     return result_said(_won(model, body, full, speak), model, TRUCO)
 

@@ -3,7 +3,8 @@ hand is told in, at both levels.
 
 The shape (``families`` says what each family puts in it): at the player's turn, what is new and the choices
 (``loop``, ``actions``); a hand's result with what won it and every side's total, the player's first, said once the
-view after it is in ("bia wins 6 with cacho (33); you 18, bia 26, caio 16."); a redeal with why ("Dealt again:
+view after it is in ("bia wins 6 with cacho (33); you 18, bia 26, caio 16."; at the terse level a later result says
+the player's and the totals that changed since: ``shape.result_said``); a redeal with why ("Dealt again:
 everyone passed."). Two numbers are never said one after the other.
 
 Read aloud, every event of a table takes longer to say than the table takes to play it: a voice that says
@@ -33,7 +34,13 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   others' "Tengo"s are said before the player's turn to answer, and the rest left to it), and not another's
   "Son buenas" before it; a trick as ours or theirs; the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
-  the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords");
+  the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
+  first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."); an envido's
+  result without the winning points where a "Tengo" just said them ("Their envido: +2."); at a table of two the
+  opponent's cards without a name ("7 coins."), the only other's; the other team's
+  calls, answers and "Tengo"s by their words alone ("Truco!", "No quiero, us +2.", "Tengo 29."; a refused envido
+  without its name, just called):
+  the player answers a team, not a seat, and at a table of two there is one opponent (a partner's keep the name);
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
   manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
 - at Cacho a hand's number is not said (the last pot's result was), each card the player is dealt is said with
@@ -59,6 +66,8 @@ from pathlib import Path
 from google.protobuf.message import Message
 
 from cardtui.client.boards.truco_words import (
+    ARGENTINO,
+    NO,
     call_word,
     counted,
     meaning,
@@ -268,9 +277,14 @@ class Played:
     swords"), the seats playing in the table's order."""
 
     name: str
+    """"" where the first card follows the player's own in the trick (the seat after theirs), or at a table of two
+    (the only opponent): no name needed."""
     cards: list[str]
 
     def said(self) -> str:
+        if not self.name:  # "King clubs, 2 swords": the seats after the player's, in the table's order
+            line = ", ".join(self.cards)
+            return line[:1].upper() + line[1:]
         first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
         if len(self.cards) == 1:
             return first
@@ -283,6 +297,7 @@ class Tengo:
     answer it they need the best so far), and dropped once the envido is won: its result says the winning points."""
 
     said_as: str
+    points: int = 0
 
     def said(self) -> str:
         return self.said_as
@@ -329,6 +344,15 @@ class Narrator:
     the terse level (``match_won``)."""
     ended: bool = False
     """A round's end in the message being said: the trick that ended it is in its result ("They take 2")."""
+    totals: dict[str, int] = field(default_factory=dict)
+    """Each side's total as the last result said it (terse): a result says the player's and those that changed
+    since (``shape.result_said``)."""
+    tengos: set[int] = field(default_factory=set)
+    """The envido points heard this round (the others' "Tengo"s said, the player's own): the envido's result says
+    the winning points only where they were not heard."""
+    played: int | None = None
+    """The seat whose card was played last in the trick (the player's own too); None at a trick's start: a card
+    that follows the player's own is said without its seat's name, the next seat's."""
     called: set[int] = field(default_factory=set)
     """The bets called this round (the envido, the flor): a bet's first call is the word alone, a later one (raised
     on it) with the sum it stands at."""
@@ -388,6 +412,12 @@ class Narrator:
         if self._rejected(model, body):
             return []
         move = self._move(model, body)
+        if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced) and body.seat == model.seat:
+            self.tengos.add(body.points)
+        if isinstance(body, truco_pb2.TrucoPlayed):
+            self.played = body.seat
+        elif isinstance(body, (truco_pb2.TrucoTrickEnded, table_pb2.HandStarted)):
+            self.played = None
         if move is not None:
             last = self.moves[-1] if self.moves else None
             if isinstance(move, Bet) and isinstance(last, Bet) and (last.kind, last.chips) == (move.kind, move.chips) \
@@ -416,6 +446,8 @@ class Narrator:
         short = self._short(model, name, body)
         if short is not None:
             return self.before([short] if short else [])
+        if isinstance(body, (truco_pb2.TrucoCalled, truco_pb2.TrucoAnswered)) and not caller(model, body.seat):
+            said = said.removeprefix(f"{model.name(body.seat)}: ")  # the other team's: the words alone
         return self.before([said])
 
     def _shaped(self, model: TableModel, event: table_pb2.Event) -> list[str] | None:
@@ -444,7 +476,9 @@ class Narrator:
         self.unheard = False
         self.received = []
         self.called = set()
-        self.later.append(lambda now: family.result(now, body, pots, full, lambda text: spoken(text, stop=False)))
+        heard = None if full else self.totals
+        self.later.append(lambda now: family.result(now, body, pots, full, lambda text: spoken(text, stop=False),
+                                                    heard))
         return []  # the others' moves folded so far are said before it, once the view is in
 
     def _unheeded(self, model: TableModel, body: Message) -> bool:
@@ -464,6 +498,7 @@ class Narrator:
         if not said or not self.moves:
             return said
         line = "; ".join(m if isinstance(m, str) else m.said() for m in self.moves) + "."
+        self.tengos |= {m.points for m in self.moves if isinstance(m, Tengo)}
         self.moves = []
         return [line, *said]
 
@@ -481,9 +516,13 @@ class Narrator:
                        spoken(said_action(model, seat, body.action).plain, stop=False))
         if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
                 and not body.blind:
-            return Played(model.name(seat), [card_words(body.card, short=True)])
+            seats = len(model.view.seats) if model.view is not None else 0
+            after_mine = model.seat is not None and self.played == model.seat and seats \
+                and seat == (model.seat + 1) % seats
+            alone = model.seat is not None and seats == 2  # one opponent: every card not the player's is theirs
+            return Played("" if after_mine or alone else model.name(seat), [card_words(body.card, short=True)])
         if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced):
-            return Tengo(spoken(f"{model.name(seat)}: Tengo {body.points}", stop=False))
+            return Tengo(spoken(f"{caller(model, seat)}Tengo {body.points}", stop=False), body.points)
         return None
 
     def _rejected(self, model: TableModel, body: Message) -> bool:
@@ -555,6 +594,7 @@ class Narrator:
             return spoken(own, short=True) if own else ""
         if isinstance(body, table_pb2.HandStarted):
             self.called = set()
+            self.tengos = set()
             self.folded = Folded()
             self.signals = []
             self.received = []
@@ -579,7 +619,11 @@ class Narrator:
             # the truco's rungs: the word says the stake ("Seis!" is for 6); an envido's first call too (a real
             # envido alone is for 3): only a call raised on another says its sum, and a falta, which the score sets
             self.called.add(body.bet)
-            return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
+            return spoken(f"{caller(model, body.seat)}{call_word(model, body.call)}")
+        if isinstance(body, truco_pb2.TrucoAnswered) and _gave_points(body) and not body.HasField("call"):
+            # a refused envido or flor, just called: what the refusal gives, without the bet's name again
+            gives = f"{team_object(model, 1 - body.team).plain} +{body.points}"
+            return spoken(f"{caller(model, body.seat)}{NO.get(model.game, NO[ARGENTINO])}, {gives}.")
         if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
             return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
         if isinstance(body, truco_pb2.TrucoTrickEnded):
@@ -601,6 +645,10 @@ class Narrator:
             # which side won, what it gives, and with what: the others' "Tengo"s not said yet go unsaid (``last``
             # has them); those said before the player's turn to answer were heard
             self.moves = [m for m in self.moves if not isinstance(m, Tengo)]
+            heard, self.tengos = body.envido in self.tengos, set()
+            if heard:  # the winning points were just heard in a "Tengo" (the player's own, or said before theirs)
+                return team_does(model, body.team, _("Our envido: +{n}."), _("Their envido: +{n}."),
+                                 _("Envido to {team}: +{n}."), n=str(body.points)).plain
             return team_does(model, body.team, _("Our envido: +{n}, with {envido}."),
                              _("Their envido: +{n}, with {envido}."), _("Envido to {team}: +{n}, with {envido}."),
                              n=str(body.points), envido=str(body.envido)).plain
@@ -715,6 +763,16 @@ def _drawn(model: TableModel, card: str) -> str:
 
 def _said_as(sentence: str) -> Callable[[TableModel], str]:
     return lambda _model: sentence
+
+
+def caller(model: TableModel, seat: int) -> str:
+    """Who calls at truco, as said before the call at the terse level ("bia: "), or "" for a seat of the other
+    team: the player answers the team, not the seat (at a table of two, the only opponent); a partner's call, and
+    any to a spectator, keep the name."""
+    mine = my_team(model)
+    if mine is None or seat == model.seat or seat_team(model, seat) == mine:
+        return f"{model.name(seat)}: "
+    return ""
 
 
 def _truco(model: TableModel) -> bool:

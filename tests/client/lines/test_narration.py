@@ -283,10 +283,21 @@ def test_the_others_tengos_are_heard_before_the_players_turn_and_folded_into_the
     terse = Narrator(Level.TERSE)
     tengo = truco(1, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=1, points=29))
     assert told(terse, m, tengo) == []
-    assert terse.turn_begins(m) == ["bia: Tengo 29."], "the best so far, before the player answers"
+    assert terse.turn_begins(m) == ["Tengo 29."], "the best so far, before the player answers (theirs: unnamed)"
     told(terse, m, truco(2, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=3, points=31)))
     won = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=3, team=1, envido=31, points=2))
     assert told(terse, m, won) == ["Their envido: +2, with 31."], "dan's Tengo, in the result"
+    heard = truco(4, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=1, team=1, envido=29, points=2))
+    told(terse, m, tengo)
+    assert terse.turn_begins(m) == ["Tengo 29."]
+    assert told(terse, m, heard) == ["Their envido: +2."], "bia's 29 was just heard: the result gives the points"
+    mine = truco(5, argentino_envido_announced=truco_pb2.ArgentinoEnvidoAnnounced(seat=0, points=27))
+    told(terse, m, mine)
+    ours = truco(6, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=0, team=0, envido=27, points=2))
+    assert told(terse, m, ours) == ["Our envido: +2."], "the player's own Tengo"
+    with speaking("es"):
+        told(terse, m, mine)
+        assert told(terse, m, ours) == ["Envido nuestro: +2."]
 
 
 def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it() -> None:
@@ -299,10 +310,24 @@ def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it()
         return truco(seq, called=truco_pb2.TrucoCalled(seat=seat, team=seat % 2, bet=truco_pb2.TRUCO_BET_ENVIDO,
                                                        call=word, value=value, refused=1))
 
-    assert told(terse, m, called(1, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == ["bia: ¡Real envido!"]
-    assert told(terse, m, called(2, 2, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 6)) == ["caio: ¡Real envido!, for 6."]
+    assert told(terse, m, called(1, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == ["¡Real envido!"], "theirs: unnamed"
+    assert told(terse, m, called(2, 2, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 6)) == ["caio: ¡Real envido!, for 6."], \
+        "the partner's call keeps the name"
     first = Narrator(Level.TERSE)
-    assert told(first, m, called(3, 1, truco_pb2.TRUCO_WORD_FALTA_ENVIDO, 22)) == ["bia: ¡Falta envido!, for 22."]
+    assert told(first, m, called(3, 1, truco_pb2.TRUCO_WORD_FALTA_ENVIDO, 22)) == ["¡Falta envido!, for 22."]
+    refused = truco(4, answered=truco_pb2.TrucoAnswered(seat=3, team=1, bet=truco_pb2.TRUCO_BET_ENVIDO,
+                                                        accepted=False, points=2))
+    assert told(terse, m, refused) == ["No quiero, us +2."], "the other team's answer: the words and what it gives"
+    for lang, us in (("es", "nosotros"), ("pt_BR", "nós")):
+        with speaking(lang):
+            assert told(Narrator(Level.TERSE), m, refused) == [f"No quiero, {us} +2."], lang
+    partner = truco(5, answered=truco_pb2.TrucoAnswered(seat=2, team=0, bet=truco_pb2.TRUCO_BET_ENVIDO,
+                                                        accepted=False, points=1))
+    assert told(terse, m, partner) == ["caio: No quiero, them +1."], "the partner's refusal keeps the name"
+    assert told(Narrator(Level.VERBOSE), m, refused)[0].startswith("dan: No quiero"), "verbose names the seat"
+    watching = TableModel(m.summary, None).with_view(m.view, 1)  # type: ignore[arg-type]
+    assert told(Narrator(Level.TERSE), watching, called(5, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == [
+        "bia: ¡Real envido!"], "a spectator answers no one: every call by its seat"
 
 
 def truco(seq: int, **body: object) -> table_pb2.Event:
@@ -343,7 +368,7 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     terse = Narrator(Level.TERSE)
     call = truco(1, called=truco_pb2.TrucoCalled(seat=1, team=1, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                  call=truco_pb2.TRUCO_WORD_SEIS, value=6, refused=3))
-    assert told(terse, m, call) == ["bia: Seis!"], "the word says the stake"
+    assert told(terse, m, call) == ["Seis!"], "the word says the stake; the other team's, without the seat"
     assert "6" in told(Narrator(Level.VERBOSE), m, call)[0], "verbose says it"
     accepted = truco(2, answered=truco_pb2.TrucoAnswered(seat=2, team=0, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                          accepted=True, points=6))
@@ -383,7 +408,7 @@ def test_a_maos_rejected_hands_are_one_sentence_naming_the_cards_a_player_counts
     assert told(terse, m, rejects(3, 2, "4H", "QH", "5C")) == []
     call = truco(4, called=truco_pb2.TrucoCalled(seat=3, team=1, bet=truco_pb2.TRUCO_BET_TRUCO,
                                                  call=truco_pb2.TRUCO_WORD_TRUCO, value=3, refused=1))
-    assert told(terse, m, call) == ["caio rejects 3 hands, ace spades and 3 diamonds among them.", "dan: Truco!"]
+    assert told(terse, m, call) == ["caio rejects 3 hands, ace spades and 3 diamonds among them.", "Truco!"]
     assert told(terse, m, first) == [] and terse.turn_begins(m) == ["caio rejects a hand."], "low cards: counted"
     terse.acted = True
     assert told(terse, m, rejects(5, 0, "6C", "6H", "6D")) == [], "the player's own, just chosen: not said back"
@@ -402,8 +427,9 @@ def cacho_model(status: int = cacho_pb2.CACHO_SEAT_STATUS_IN) -> TableModel:
 
 def test_a_cacho_showdown_is_said_by_the_pots_result_with_the_winning_hand_and_every_total() -> None:
     """What decides the pot is the winner's hand: the terse level says the pot's result with it ("bia wins 6 with
-    two of a suit (28)") and every seat's chips, the player's first, once the view after it is in; the shows
-    themselves are in ``last``, and verbose says each with its cards."""
+    two of a suit (28)") and every seat's chips, the player's first, once the view after it is in (at the next
+    results, the player's and those that changed); the shows themselves are in ``last``, and verbose says each
+    with its cards."""
     m = cacho_model()
     strength = cacho_pb2.CachoStrength(category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28)
 
@@ -428,10 +454,16 @@ def test_a_cacho_showdown_is_said_by_the_pots_result_with_the_winning_hand_and_e
     assert told(terse, m, won(1, True)) == []
     assert terse.after_view(m) == ["bia wins 6 with two of a suit (28); you 18, bia 24, caio 19, dan 19."]
     told(terse, m, won(2, False))
-    assert terse.after_view(m) == ["caio wins 6; you 18, bia 24, caio 19, dan 19."], "everyone else out: just heard"
+    assert terse.after_view(m) == ["caio wins 6; you 18."], "the totals just heard, the same: the player's alone"
+    for s in after.cacho.seats:
+        s.chips = {0: 17, 1: 24, 2: 25, 3: 18}[s.seat]
+    told(terse, m, won(2, False))
+    assert terse.after_view(m) == ["caio wins 6; you 17, caio 25, dan 18."], "the totals that changed since"
     verbose = Narrator(Level.VERBOSE)
     told(verbose, m, won(2, False))
-    assert verbose.after_view(m) == ["caio wins 6, uncontested; you 18, bia 24, caio 19, dan 19."]
+    assert verbose.after_view(m) == ["caio wins 6, uncontested; you 17, bia 24, caio 25, dan 18."]
+    told(verbose, m, won(2, False))
+    assert verbose.after_view(m)[0].endswith("bia 24, caio 25, dan 18."), "verbose: every total, every time"
 
 
 def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand() -> None:
@@ -735,6 +767,22 @@ def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() 
                 told(terse, m, e)
             said = terse.turn_begins(m)
             assert len(said) == 1 and said[0].count("bot 2") == 1 and "bia" not in said[0], said
+    after = Narrator(Level.TERSE)  # the cards after the player's own: the next seats', in order, need no name
+    for e in (truco(5, trick_ended=truco_pb2.TrucoTrickEnded(trick=1, winner=1, team=1)),
+              truco(6, played=truco_pb2.TrucoPlayed(seat=0, card="3c")), plays[0], plays[1]):
+        told(after, m, e)
+    assert after.turn_begins(m) == ["Ace swords, 4 cups."], "bot 2 follows the player: the cards alone"
+    told(after, m, truco(7, trick_ended=truco_pb2.TrucoTrickEnded(trick=2, winner=1, team=1)))
+    told(after, m, plays[0])
+    assert after.turn_begins(m) == ["bot 2, ace swords."], "a trick's first card: its seat named"
+    two = model("truco_argentino")
+    del two.view.seats[2:]  # type: ignore[union-attr]
+    two = TableModel(two.summary, 0).with_view(two.view, 1)  # type: ignore[arg-type]
+    told(after, two, truco(8, played=truco_pb2.TrucoPlayed(seat=1, card="7o")))
+    assert after.turn_begins(two) == ["7 coins."], "a table of two: the only opponent's card, unnamed"
+    watching = TableModel(two.summary, None).with_view(two.view, 1)  # type: ignore[arg-type]
+    told(after, watching, truco(9, played=truco_pb2.TrucoPlayed(seat=1, card="1e")))
+    assert after.before(["-"])[0] == "bia, ace swords.", "a spectator hears whose"
 
 
 def chinchon_model(seat: int = 0) -> TableModel:
@@ -797,7 +845,7 @@ def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:
     return TableModel(model.summary, model.seat).with_view(view, 2)
 
 
-def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the_points_left() -> None:
+def test_a_chinchon_close_is_said_and_its_count_with_the_points_left() -> None:
     """A Chinchón hand ends in a close and a count, not a knock: the close with the card laid face down; the count
     with the result, once the view after it holds the points (what the closer's cards outside melds add, minus ten
     with all seven melded, and the player's), then every seat's points, the player's first with what they may still take
@@ -806,24 +854,30 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["1c", "2c", "3c"])],
                                                  discard="7e"))
     terse = Narrator(Level.TERSE)
-    assert told(terse, m, close) == ["dan closes with 7 swords face down."]
+    assert told(terse, m, close) == ["dan closes."], "the card face down changes nothing now: in last"
+    assert "7 of swords" in told(Narrator(Level.VERBOSE), m, close)[0], "verbose: the log's words"
     counted = rummy(chinchon_counted=rummy_pb2.ChinchonCounted(counts=[rummy_pb2.RummyCount(seat=3, points=-10)]))
     assert told(terse, m, counted) == [], "said with the hand's result"
     ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[17, 1, 4, -10]))
     after = chinchon_counted(m)
     assert told(terse, after, ended) == []
-    assert terse.after_view(after) == ["dan minus ten, you +17; you 47, with 53 left, bia 1, caio 48, dan -5."], \
-        "the closer's count and the player's: the others' are in their totals"
+    assert terse.after_view(after) == ["dan minus ten; you 47, with 53 left, bia 1, caio 48, dan -5."], \
+        "the closer's minus ten: the player's count and the others' are in their totals"
+    verbose = Narrator(Level.VERBOSE)
+    told(verbose, after, ended)
+    assert verbose.after_view(after)[-1].startswith("dan minus ten, you +17; you 47"), "verbose: the player's count"
     mine = chinchon_counted(chinchon_model(seat=3), chinchon=True)
+    terse = Narrator(Level.TERSE)  # dan's own table: every total heard for the first time
     told(terse, mine, ended)
     assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, with 105 left, ana 47, bia 1, caio 48."]
-    assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close with 7 swords face down."]
+    assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close."]
     loose = chinchon_counted(m)
     assert loose.view is not None
     loose.view.rummy.result.counts[0].CopyFrom(rummy_pb2.RummyCount(seat=3, loose=["2o"], points=2))
+    terse = Narrator(Level.TERSE)
     told(terse, loose, ended)
-    assert terse.after_view(loose) == ["you +17; you 47, with 53 left, bia 1, caio 48, dan -5."], \
-        "a close with a loose card: its count is in the closer's total"
+    assert terse.after_view(loose) == ["You 47, with 53 left, bia 1, caio 48, dan -5."], \
+        "a close with a loose card, just heard: every count is in the totals"
     stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
         type=common_pb2.ACTION_TYPE_PASS)))
     assert told(Narrator(Level.TERSE), after, stay) == ["caio stays out."], "past the target: not a claim let go"
@@ -833,7 +887,7 @@ def test_a_chinchon_close_is_said_with_its_card_face_down_and_its_count_with_the
             said = told(narrator, m, close) + told(narrator, after, counted) + told(narrator, after, ended)
             said += narrator.after_view(after)
             assert len(said) == 2, said
-            assert "7" in said[0] and "bate" not in said[0], said
+            assert "bate" not in said[0] and "7" not in said[0], said
             assert "47" in said[1] and "53" in said[1] and "10" not in said[1], "minus ten in words"
             assert not any(runs_of_numbers(s) for s in said), said
 
@@ -910,7 +964,7 @@ def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_a
              rummy(stock_rebuilt=rummy_pb2.RummyStockRebuilt(stock=9))]
     assert [s for e in quiet for s in told(terse, m, e)] == []
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, discard="7o"))
-    assert told(terse, m, close) == ["dan closes with 7 coins face down."]
+    assert told(terse, m, close) == ["dan closes."]
     assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["Pile: 4 cups."], \
         "in the match, said"
     assert told(Narrator(Level.TERSE), chinchon_model(), quiet[3]) == ["New stock: 9 cards."], "with its count"
