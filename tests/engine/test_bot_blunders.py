@@ -186,20 +186,29 @@ def _raised_to_falta(scores: tuple[int, int], hand: str) -> ArgentinoState:
 def test_hard_defends_a_falta_over_its_real_envido_by_strength_mixed_at_the_edge() -> None:
     # At 0-0 a falta over hard's real envido is worth the match for 3 refused: a raise on nothing gains its caller
     # nothing when about a fifth of hard's real envidos (24 and up) defend. A best response took the 3 from the 24
-    # to 27 hard folded to its bluffs, then, with hard reading the falta as bluffed, the match from the worse envido
-    # hard called (issue 88). Now the strongest always call, the weakest always fold, and the envido at the edge
-    # calls with the chance that makes the share exact, drawn from the bot's own rng.
+    # to 27 hard folded to its bluffs (issue 88). Now the strongest always call, the envido at the edge calls at
+    # least with the chance that makes the share exact, drawn from the bot's own rng, and the weakest are left to
+    # the search, which folds them.
     hard = LEVELS["truco_argentino"]["hard"]
-    for hand, answer in (("7e 6e 4c", "quiero"), ("1e 10e 4o", "no_quiero"), ("7e 10e 5c", "no_quiero")):  # 33, 21, 27
+    for hand, answer in (("7e 6e 4c", "quiero"), ("7e 3e 4c", "quiero"), ("1e 10e 4o", "no_quiero"),
+                         ("4e 10e 5c", "no_quiero")):  # 33, 30, 21, 24
         for seed in range(3):
             assert decide(ARG, _raised_to_falta((0, 0), hand), 0, hard, seed).type == answer, (hand, seed)
     st = _raised_to_falta((0, 0), "7e 2e 4c")  # an envido of 29: at the edge
-    share = Searcher(ARG.view(st, 0), ARG.legal_actions(st, 0), random.Random(0), 1, mixed=True).defence()
+    view, legal = ARG.view(st, 0), ARG.legal_actions(st, 0)
+    share = Searcher(view, legal, random.Random(0), 1, mixed=True).defence()
     assert share is not None and 0.15 < share < 0.3
     chance = defend_chance(29, share, floor=24)
     assert 0.1 < chance < 0.9
-    calls = sum(decide(ARG, st, 0, hard, seed).type == "quiero" for seed in range(120)) / 120
-    assert abs(calls - chance) < 4 * (chance * (1 - chance) / 120) ** 0.5, (calls, chance)
+    n = 400
+    defended = 0
+    for seed in range(n):
+        s = Searcher(view, legal, random.Random(seed), 1, mixed=True)
+        cands = s.candidates()
+        kept = s.defend(cands)
+        assert kept in (cands, [c for c in cands if c[0].type != "no_quiero"])
+        defended += kept != cands
+    assert abs(defended / n - chance) < 4 * (chance * (1 - chance) / n) ** 0.5, (defended / n, chance)
 
 
 def test_hard_defends_a_plain_envido_with_a_third_of_its_hands_and_a_falta_worth_1_by_search() -> None:
