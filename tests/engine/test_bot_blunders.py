@@ -32,7 +32,6 @@ from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phas
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
 from cardtui.engine.truco.bots import today as truco_today
-from cardtui.engine.truco.bots.bluffs import defend_chance
 from cardtui.engine.truco.bots.search import HARD_WORLDS, Searcher
 from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.paulista.game import GAME as PAU
@@ -173,54 +172,6 @@ def test_hard_takes_a_call_at_the_end_that_a_refusal_cannot_better(scores: tuple
     ARG.apply(st, 1, Action(word))
     for seed in range(3):
         assert decide(ARG, st, 0, LEVELS["truco_argentino"]["hard"], seed).type not in ("no_quiero", "mazo"), seed
-
-
-def _raised_to_falta(scores: tuple[int, int], hand: str) -> ArgentinoState:
-    """Hard (seat 0, mano) opened a real envido holding ``hand``; the other raised to falta envido."""
-    st = argentino(scores=scores, dealer=1, s0=hand, s1="4b 5c 6o")
-    ARG.apply(st, 0, Action("real_envido"))
-    ARG.apply(st, 1, Action("falta_envido"))
-    return st
-
-
-def test_hard_defends_a_falta_over_its_real_envido_by_strength_mixed_at_the_edge() -> None:
-    # At 0-0 a falta over hard's real envido is worth the match for 3 refused: a raise on nothing gains its caller
-    # nothing when about a fifth of hard's real envidos (24 and up) defend. A best response took the 3 from the 24
-    # to 27 hard folded to its bluffs (issue 88). Now the strongest always call, the envido at the edge calls at
-    # least with the chance that makes the share exact, drawn from the bot's own rng, and the weakest are left to
-    # the search, which folds them.
-    hard = LEVELS["truco_argentino"]["hard"]
-    for hand, answer in (("7e 6e 4c", "quiero"), ("7e 3e 4c", "quiero"), ("1e 10e 4o", "no_quiero"),
-                         ("4e 10e 5c", "no_quiero")):  # 33, 30, 21, 24
-        for seed in range(3):
-            assert decide(ARG, _raised_to_falta((0, 0), hand), 0, hard, seed).type == answer, (hand, seed)
-    st = _raised_to_falta((0, 0), "7e 2e 4c")  # an envido of 29: at the edge
-    view, legal = ARG.view(st, 0), ARG.legal_actions(st, 0)
-    share = Searcher(view, legal, random.Random(0), 1, mixed=True).defence()
-    assert share is not None and 0.15 < share < 0.3
-    chance = defend_chance(29, share, floor=24)
-    assert 0.1 < chance < 0.9
-    n = 400
-    defended = 0
-    for seed in range(n):
-        s = Searcher(view, legal, random.Random(seed), 1, mixed=True)
-        cands = s.candidates()
-        kept = s.defend(cands)
-        assert kept in (cands, [c for c in cands if c[0].type != "no_quiero"])
-        defended += kept != cands
-    assert abs(defended / n - chance) < 4 * (chance * (1 - chance) / n) ** 0.5, (defended / n, chance)
-
-
-def test_hard_defends_a_plain_envido_with_a_third_of_its_hands_and_a_falta_worth_1_by_search() -> None:
-    def share(scores: tuple[int, int], word: str) -> float | None:
-        st = argentino(scores=scores, dealer=0, s0="4c 5o 6b", s1="1e 7o 3c")
-        ARG.apply(st, 1, Action(word))
-        return Searcher(ARG.view(st, 0), ARG.legal_actions(st, 0), random.Random(0), 1, mixed=True).defence()
-
-    plain, falta = share((0, 0), "envido"), share((0, 0), "falta_envido")
-    assert plain is not None and falta is not None
-    assert 0.28 < plain < 0.38 and falta < 0.1  # a falta risks the match for 1: few hands need defend it
-    assert share((29, 28), "falta_envido") is None  # worth 1, hard on 29: accepting costs no more than refusing
 
 
 def test_hard_refuses_a_truco_at_29_28_that_accepted_would_hand_over_the_match() -> None:

@@ -34,7 +34,7 @@ from cardtui.engine.bots.baselines import first as _find
 from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
-from cardtui.engine.truco.bots.bluffs import ENVIDO_WEAK, defend_chance, envido_odds
+from cardtui.engine.truco.bots.bluffs import ENVIDO_WEAK, envido_odds
 from cardtui.engine.truco.bots.sim import (
     ACCEPT,
     ARGENTINO_REFUSED,
@@ -156,7 +156,6 @@ class Searcher:
         k = Knowledge.of(self.view, self.reads, self.referee)
         cands = self.sound(self.candidates(), k)
         if self.mixed:
-            cands = self.defend(cands)
             bluff, cands = self.mix(cands, k)
             if bluff is not None:
                 return bluff
@@ -272,62 +271,6 @@ class Searcher:
             at, floor = RAISE_READ[min(rung, len(RAISE_READ) - 1)]
             return floor + (1.0 - floor) * _sigmoid((p - at) * 10)
         return 1.0
-
-    # -- answering an envido: the share of hands that defend ---------------------------------------
-    def defence(self) -> float | None:
-        """The share of this side's hands that must answer the envido awaiting it with more than a refusal for a
-        bluff of it to gain its caller nothing, in match odds at this score (None: where no share is called for).
-
-        A caller with nothing gains, when refused, what the refusal pays beside what giving up would have left
-        this side (the refusal of this side's own call before the raise, or nothing); called, it loses what the
-        bet is worth beside that. Defending with ``gain / (gain + loss)`` of the hands leaves the bluff even, as
-        poker's minimum defence frequency does: a falta envido over hard's real envido at 0-0, worth the match for
-        3 refused, needs about a fifth; a plain envido a third. Where an acceptance lost costs no more than the
-        refusal (at 29-28, a falta worth 1), or nothing could be gained by bluffing, the search answers alone."""
-        v = self.view
-        pending = v.pending
-        part = v.argentino
-        if pending is None or pending.bet is not Bet.ENVIDO or pending.team == self.team or part is None:
-            return None
-        us = v.scores[self.team] + part.points[self.team]
-        them = v.scores[1 - self.team] + part.points[1 - self.team]
-        calls = _env_calls(part.envido_calls)
-        before = env_refused(calls[:-1]) if len(calls) > 1 else 0
-
-        def at(a: int, b: int) -> float:
-            return match_value(a, b, v.target, self.paulista)
-
-        gain = at(us + before, them) - at(us, them + pending.refused)
-        loss = at(us + pending.value, them) - at(us + before, them)
-        costs = at(us, them + pending.refused) - at(us, them + pending.value)
-        if gain <= 0.0 or loss <= 0.0 or costs <= 0.0:
-            return None
-        return gain / (gain + loss)
-
-    def defend(self, cands: list[Candidate]) -> list[Candidate]:
-        """Facing the other side's envido, the least this side defends, mixed rather than read: the strongest
-        ``defence`` share of its hands always defend (accept or raise, the search choosing which), and the envido
-        at the edge defends with the chance that makes the share exact, drawn from the bot's own rng
-        (``bluffs.defend_chance``); the other hands are answered by the search, on its read of the caller, as
-        before. The hands are every dealt hand, or those from ``ENVIDO_WEAK`` up where this side called an envido
-        of its own this round (it calls none for value below). Folding to a falta raised on nothing was farmed
-        (hard folded 24 to 27 over its real envido); answering by the share alone, folding the rest, gave up what
-        the search's read takes from a caller who bluffs more than that (normal raises a real envido over hard's on
-        under 24): against normal it won 60.5% of the 152 matches where the read alone won 77.6% (issue 88)."""
-        v = self.view
-        part = v.argentino
-        share = self.defence()
-        if share is None or part is None or part.your_envido is None:
-            return cands
-        refuse = [c for c in cands if c[1] is not None and c[1][0] == E_REFUSE]
-        defend = [c for c in cands if c not in refuse]
-        if not refuse or not defend:
-            return cands
-        floor = ENVIDO_WEAK if len(part.envido_calls) > 1 else 0
-        chance = defend_chance(part.your_envido, share, floor, part.envido_unsuited)
-        if chance >= 1.0 or (chance > 0.0 and self.rng.random() < chance):
-            return defend
-        return cands
 
     # -- bets that can only lose, and bluffs at the indifference frequency ------------------------
     def stakes(self, move: Move | None) -> Stakes | None:
