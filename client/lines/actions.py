@@ -433,7 +433,7 @@ def pick(offered: list[Choice], answer: str) -> Picked | None:
             problem=_("{what} takes no amount: answer {n} alone.").format(what=chosen.words, n=chosen.number))
     low, high = chosen.amounts[0], chosen.amounts[-1]
     if len(words) != 2 or not words[1].isdigit():
-        return Picked(problem=_("Say the amount after the number, from {low} to {high}: for example {n} {low}.").format(
+        return Picked(problem=_("Say the amount after the number, from {low} to {high}: for example {n}, a space, {low}.").format(
             low=low, high=high, n=chosen.number))
     amount = int(words[1])
     for action in chosen.actions:
@@ -453,6 +453,9 @@ def _kind(chosen: Choice, rest: list[str]) -> Picked:
         return Picked(chosen.actions[0])
     if len(rest) == 1 and rest[0].isdigit() and int(rest[0]) in subs:
         return Picked(chosen.actions[subs.index(int(rest[0]))])
-    listed = ", ".join(f"{n} {words}" for n, words in zip(subs, chosen.kinds, strict=True))
-    return Picked(problem=_("Which one? {kinds}. Answer {n} and its number: for example {n} {first}.").format(
+    # each kind by its words, then its number; a kind said as a card ("9 of hearts") after its action's word, so that
+    # no number is heard right after the last kind's
+    listed = "; ".join(numbered(words if not words[:1].isdigit() else f"{chosen.action_word} {words}", n)
+                       for n, words in zip(subs, chosen.kinds, strict=True))
+    return Picked(problem=_("Which one? {kinds}. Answer {n} and its number: for example {n}, a space, {first}.").format(
         kinds=listed, n=chosen.number, first=subs[0]))

@@ -34,6 +34,8 @@ _MARK_OF = {symbol: suit for suit, (symbol, _style) in SUITS.items()}
 _ONE = r"(?:10|11|12|[1-9AJQK])[" + "".join(_MARK_OF) + r"]"
 _CARD = re.compile(r"(?<![\w])(10|11|12|[1-9AJQK])([" + "".join(_MARK_OF) + r"])")
 _RUN = re.compile(rf"(?<![\w]){_ONE}(?: {_ONE})+")
+_GLUED = re.compile(r"(?<=[" + "".join(_MARK_OF) + rf"])(?={_ONE})")
+"""Between two cards written side by side with no space (a key's label, "A♠7♦"): heard as two cards, not one word."""
 """Cards side by side ("A♣ 3♡ 7♡"): said as a list, with commas and an "and"."""
 _BACK = re.compile(r"▒▒▒(?: ?▒▒▒)*")
 WORDS = {"⚠": N_("warning:"), "🔒": N_("locked:"), "🏆": N_("tournament:"), "→": N_("to"), "–": N_("to")}
@@ -110,6 +112,7 @@ def spoken(text: str, stop: bool = True, short: bool = False) -> str:
     """A line of the screen's as it is heard: cards named, marks in words, the eye's decorations gone,
     one line (a screen's several rows joined by full stops; ``stop``: the last one too); ``short``: the cards
     named short, as the terse level says them ("7 hearts")."""
+    text = _GLUED.sub(" ", text)
     text = _EITHER.sub(lambda m: _("{one} or {other}").format(one=card_words(_code(m.group(1)), short),
                                                               other=card_words(_code(m.group(2)), short)), text)
     text = _RUN.sub(lambda m: cards_words((_code(card) for card in m.group(0).split()), short), text)

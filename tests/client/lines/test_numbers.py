@@ -90,6 +90,11 @@ def numbered_play(game: str, seed: int, steps: int = 160) -> int:
             if not c.amounts and not c.kinds:
                 picked = pick(offered, str(c.number))
                 assert picked is not None and picked.action == first, "its number answers it"
+            else:  # its number alone, or with a word where its amount or kind goes: what is said back runs no numbers
+                for typed in (str(c.number), f"{c.number} which"):
+                    back = pick(offered, typed)
+                    said_back = back.problem if back is not None and back.problem else ""
+                    assert not runs_of_numbers(said_back), f"{game}: two numbers in a row in {said_back!r}"
         hand = held(model, slots.get(seat, []))
         for said in (menu(offered), terse_menu(offered, hand), terse_menu(offered, hand, frozenset(told(offered))),
                      keyed_menu(offered)):
