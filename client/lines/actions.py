@@ -433,8 +433,8 @@ def pick(offered: list[Choice], answer: str) -> Picked | None:
             problem=_("{what} takes no amount: answer {n} alone.").format(what=chosen.words, n=chosen.number))
     low, high = chosen.amounts[0], chosen.amounts[-1]
     if len(words) != 2 or not words[1].isdigit():
-        return Picked(problem=_("Say the amount after the number, from {low} to {high}: for example {n}, a space, {low}.").format(
-            low=low, high=high, n=chosen.number))
+        said = _("Say the amount after the number, from {low} to {high}: for example {n}, a space, {low}.")
+        return Picked(problem=said.format(low=low, high=high, n=chosen.number))
     amount = int(words[1])
     for action in chosen.actions:
         if action.chips == amount:
