@@ -736,9 +736,12 @@ async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(ar
         arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
         await wes.until(lambda p: len(p.snapshots) > snapshots, "the table back")
         await bia.conn.rematch(bia.token, table_pb2.REMATCH_CHOICE_SWAP)
-        for p in (*people, wes):
+        # wes, who was following the table again before bia answered, sees the next match start; a player whose
+        # stream came back after it started sees it in the snapshot she was sent (the match no longer over)
+        for p in (wes, *people):
             await p.until(lambda p: any(e.HasField("match_started") and e.match_started.match == 2
-                                        for e in p.events), "game 2")
+                                        for e in p.events) or (p is not wes and p.view is not None
+                                                               and not p.view.match_over), "game 2")
         started = next(e.match_started for e in wes.events
                        if e.HasField("match_started") and e.match_started.match == 2)
         committed = [e.deal_committed for e in wes.events
