@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from functools import cache
@@ -289,31 +289,27 @@ def modules(root: Path, parts: tuple[str, ...] = PARTS) -> Iterator[tuple[str, s
                 yield path, file.read_text()
 
 
+def _scan(root: Path, find: Callable[[str, str, Registries], Iterator[tuple[int, str]]],
+          parts: tuple[str, ...] = PARTS) -> list[tuple[str, int, str]]:
+    """(path, line, what ``find`` names) for every module under ``root``'s ``parts``, sorted, each once."""
+    reg = registries()
+    return sorted({(path, line, name) for path, source in modules(root, parts)
+                   for line, name in find(source, path, reg)})
+
+
 def scan(root: Path, parts: tuple[str, ...] = PARTS) -> list[tuple[str, int, str]]:
     """(path, line, game) for every place under ``root`` (a checkout) that names a game outside its own."""
-    reg = registries()
-    found: list[tuple[str, int, str]] = []
-    for path, source in modules(root, parts):
-        found.extend((path, line, game) for line, game in places(source, path, reg))
-    return sorted(set(found))
+    return _scan(root, places, parts)
 
 
 def scan_identifiers(root: Path, parts: tuple[str, ...] = PARTS) -> list[tuple[str, int, str]]:
     """(path, line, game) for every identifier under ``root`` that names a game outside its own (``identified``)."""
-    reg = registries()
-    found: list[tuple[str, int, str]] = []
-    for path, source in modules(root, parts):
-        found.extend((path, line, game) for line, game in identified(source, path, reg))
-    return sorted(set(found))
+    return _scan(root, identified, parts)
 
 
 def scan_branches(root: Path) -> list[tuple[str, int, str]]:
     """(path, line, family) for every place under ``root`` that branches on a family outside its own modules."""
-    reg = registries()
-    found: list[tuple[str, int, str]] = []
-    for path, source in modules(root):
-        found.extend((path, line, fam) for line, fam in branches(source, path, reg))
-    return sorted(set(found))
+    return _scan(root, branches)
 
 
 def main(argv: list[str]) -> int:
