@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Action, EventBody
+from cardtui.engine.core import Action, EventBody, Match
 from cardtui.engine.history import action_entry, action_of
 from cardtui.engine.records import Audience, Event
 from cardtui.engine.sealed import Move, Sealed
@@ -510,14 +510,18 @@ class Sealing:
                 raise ValueError(f"no step {other!r}")
         return events, [("sealed", seat, s) for s in recorder.steps[before:]]
 
+    def _playing(self, held: InPlay) -> tuple[Match, Sealed]:
+        """The match in play and its sealed cards, once the deal is done (a step of play before then is refused)."""
+        match = self.table.match
+        sealed = match.sealed() if match is not None else None
+        if match is None or sealed is None or not held.ready:
+            raise ValueError("play has not begun")
+        return match, sealed
+
     def _card(self, held: InPlay, ledger: Ledger, recorder: Recorder, seat: int, step: Step
               ) -> tuple[list[Event], list[Step_]]:
         """A card played face up or down, or cards shown: checked here, then told to the engine as its action."""
-        match, sealed = self.table.match, None
-        if match is not None:
-            sealed = match.sealed()
-        if match is None or sealed is None or not held.ready:
-            raise ValueError("play has not begun")
+        match, sealed = self._playing(held)
         move = {"play": Move.PLAY, "down": Move.DOWN, "show": Move.SHOW}[step.kind]
         offered = {sealed.move(a) for a in match.legal_actions(seat)}
         blind = move is Move.PLAY and Move.CHOOSE in offered and len(step.openings) == 1 and ledger.chosen.get(
@@ -557,10 +561,7 @@ class Sealing:
         rejected (shown face up to everyone), or passed (every key of it sealed for the partner alone, who holds it
         now); the mão then takes its next spare block, whose keys the others sealed for it at the deal. At a mão de
         ferro, a card chosen to play blind: the others' keys for it are handed to its seat, which then plays it."""
-        match = self.table.match
-        sealed = match.sealed() if match is not None else None
-        if match is None or sealed is None or not held.ready:
-            raise ValueError("play has not begun")
+        match, sealed = self._playing(held)
         move = {"reject": Move.REJECT, "pass": Move.PASS, "choose": Move.CHOOSE}[step.kind]
         if not any(sealed.move(a) is move for a in match.legal_actions(seat)):
             raise ValueError(f"a {step.kind} is not yours to make now")

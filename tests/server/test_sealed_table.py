@@ -439,8 +439,8 @@ async def test_a_bot_s_sealed_hand_resumes_after_the_server_restarts_with_the_ho
 
 
 FERRO_STALL = pytest.mark.xfail(strict=False, reason=(
-    "a known defect: under a loaded machine a sealed mão de ferro's third blind card was once never opened (its "
-    "seat still offered the blind play, no step refused): not yet a promise"))
+    "a known defect: a sealed mão de ferro can stall with a seat's blind play still offered and no card of its "
+    "opened, no step refused (most runs of this case alone): not yet a promise"))
 """The case runs, and says so when it passes."""
 
 
