@@ -22,7 +22,7 @@ from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2
 from tests.conftest import Player, started
 from tests.server.test_identity import prove
-from tests.waiting import eventually, eventually_async
+from tests.waiting import PATIENCE, eventually, eventually_async
 
 PREFERRED = (common_pb2.ACTION_TYPE_BET, common_pb2.ACTION_TYPE_RAISE, common_pb2.ACTION_TYPE_CALL,
              common_pb2.ACTION_TYPE_CHECK)
@@ -205,7 +205,7 @@ async def test_bots_are_rated_by_level_against_the_people(server: Running, tmp_p
                                options={"chips": common_pb2.OptionValue(number=3)})
         table_id = made.table.id
         me = await sit(address, table_id, ana, "ana")
-        await asyncio.wait_for(play_out_the_match([me]), 60)
+        await asyncio.wait_for(play_out_the_match([me]), PATIENCE)  # (a bound on failure: a busy host plays slowly)
         await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=made.owner_token))
         hands = hands_of(server, table_id)
         ranks = places(hands, 3)
