@@ -194,6 +194,8 @@ class Feed:
     _waiting: set[str] = field(default_factory=set)
     """The processes whose first snapshot the feed waits for before it gives its own (``FIRST_SECONDS`` at most)."""
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _joining: int = 0
+    """Watchers come and waiting for the first snapshots: while any is, the followers are kept."""
     _changed: dict[str, _Entry] = field(default_factory=dict)
     """What changed since the last message sent (``PACE_SECONDS``), and what went."""
     _gone: set[str] = field(default_factory=set)
@@ -204,24 +206,32 @@ class Feed:
     async def watch(self, include_finished: bool) -> AsyncIterator[bytes]:
         """The room's tables (snapshot), then each change as any process sends it."""
         watcher = Watcher(include_finished)
-        if self._task is None:
-            self._ready = asyncio.Event()
-            self._task = asyncio.get_running_loop().create_task(self._follow_all())
+        self._joining += 1  # counted from here: a watcher that leaves meanwhile does not stop what this one waits for
+        joined = False
         try:
+            if self._task is None:
+                self._ready = asyncio.Event()
+                self._task = asyncio.get_running_loop().create_task(self._follow_all())
             with contextlib.suppress(TimeoutError):  # a process slow to answer: its tables come as changes
                 await asyncio.wait_for(self._ready.wait(), FIRST_SECONDS)
             self.watchers.add(watcher)  # and its snapshot made at once: nothing comes between the two
+            self._joining -= 1
+            joined = True
             yield update_bytes([e.body for e in self.entries.values() if include_finished or not e.finished], [],
                                snapshot=True)
             async for update in watcher.updates():
                 yield update
         finally:
+            if not joined:
+                self._joining -= 1
             self.watchers.discard(watcher)
-            if not self.watchers:
+            if not self.watchers and not self._joining:
                 await self.stop()
 
     async def stop(self) -> None:
-        """Nobody watches: stop following, forget what was followed."""
+        """Nobody watches: stop following, forget what was followed. All of it is forgotten before the first
+        wait, so a watcher who comes while the followers wind down starts afresh (a lobby that leaves its list
+        and asks for it again at once: its old stream ends as its new one begins)."""
         if self._pace is not None:
             self._pace.cancel()
             self._pace = None
@@ -229,12 +239,12 @@ class Feed:
         task, self._task = self._task, None
         running = [*self._followers.values(), *([task] if task is not None else [])]
         self._followers = {}
+        self.entries.clear()
         for each in running:
             each.cancel()
         for each in running:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await each
-        self.entries.clear()
 
     async def _follow_all(self) -> None:
         self._waiting = {""}

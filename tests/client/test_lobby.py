@@ -3,6 +3,7 @@ the seats), watchers who are there now, every column whole in English, Portugues
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, cast
 
@@ -21,11 +22,13 @@ from cardtui.client.screens.lobby import STATUS, LobbyScreen, Seats
 from cardtui.client.screens.replay import TablesScreen
 from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running
+from cardtui.server.lobby.listings import Feed
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.client.waiting import at_table, in_lobby, settled, until
 from tests.conftest import Player, create
 from tests.server.test_played import ana_left_and_dan_took_her_seat
 from tests.server.test_trust import address
+from tests.waiting import PATIENCE
 
 SMALL = (80, 24)
 WIDE = (120, 40)
@@ -270,6 +273,29 @@ async def test_the_lobby_follows_the_list_by_its_stream_only_while_it_is_on_show
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
         await until(pilot, lambda: opened == before + 1 and open_now == 1, "the list followed again, on show")
         assert asked <= 2, f"the lobby asked for the whole list {asked} times"
+
+
+async def test_a_list_asked_for_again_as_the_last_one_ends_follows_on(server: Running) -> None:
+    """A lobby that takes up its stream again (back from a table, ``follow``) ends its old stream as the new one
+    begins. The new one waits for the room's first snapshot; the old one's end, the last watcher gone, must not
+    stop the following under it: else the new stream is open and dead, a snapshot of nothing and no change ever
+    after (seen once in a whole run of the suite). Here the two are made to cross at that very point."""
+    feed = Feed(server.room)
+    old = feed.watch(include_finished=True)
+    await anext(old)  # following: the room's snapshot sent
+    new = feed.watch(include_finished=True)
+    first = asyncio.ensure_future(anext(new))
+    await asyncio.sleep(0)  # the new stream is in its wait for the first snapshot
+    assert not first.done()
+    await old.aclose()  # the last watcher gone while the new one waits
+    await first
+    table_id = await create(server, game="cacho", name="tarde", seats=2, bots=1, turn_seconds=600)
+    seen: set[str] = set()
+    while table_id not in seen:
+        update = lobby_pb2.TablesUpdate.FromString(await asyncio.wait_for(anext(new), PATIENCE))
+        seen |= {t.id for t in update.tables}
+    await new.aclose()
+    assert feed._task is None and not feed.entries, "nobody watches: nothing followed"
 
 
 async def test_the_lobby_asks_on_a_timer_where_the_server_has_no_stream_of_its_list(
