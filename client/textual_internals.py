@@ -21,6 +21,7 @@ are from one release to the next, so:
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 from collections.abc import Callable
@@ -38,6 +39,8 @@ from textual._compositor import ChopsUpdate, Compositor, CompositorUpdate, Layou
 from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.cache import FIFOCache
+from textual.css.query import NoMatches
+from textual.dom import NoScreen
 from textual.drivers.web_driver import WebDriver
 from textual.geometry import Size
 from textual.notifications import Notification
@@ -45,7 +48,9 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog
+from textual.widgets import Header as TextualHeader
 from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
+from textual.widgets._header import HeaderTitle
 
 __all__ = [
     "LOADED_LATE",
@@ -57,6 +62,8 @@ __all__ = [
     "CompositorUpdate",
     "FooterKey",
     "FooterLabel",
+    "Header",
+    "HeaderTitle",
     "KeyGroup",
     "LayoutUpdate",
     "NoCache",
@@ -217,9 +224,31 @@ PARTS: tuple[Part, ...] = (
          lambda: _set_in(WebDriver.on_meta, "_size")() and tuple(inspect.signature(WebDriver.on_meta).parameters)[1:]
          == ("packet_type", "payload"),
          "browser guests' sizes reach the app in the order the browser sent them (GuestDriver)"),
+    Part("Header", "_on_mount(event), HeaderTitle, format_title()",
+         lambda: "set_title" in inspect.getsource(TextualHeader._on_mount)
+         and callable(getattr(TextualHeader, "format_title", None)) and issubclass(HeaderTitle, Widget),
+         "Header keeps the title in step as Textual's does, without its failure on a header whose parts are gone"),
     Part("App", "_driver", _set_in(App.__init__, "_driver"),
          "client.turn_bell: the window title with the turn's countdown, written as App.bell writes the bell"),
 )
+
+
+class Header(TextualHeader):
+    """Textual's header, its title kept in step with the app's and the screen's as Textual's own does, but without
+    its one failure: Textual's header sets its title from a callback that may run after the header's parts are gone
+    (a screen shown and replaced at once, as on a slow host the name screen gives way to the lobby), and its
+    ``NoMatches`` then ends the whole app. A title with nowhere to go is dropped: the header is on its way out."""
+
+    def _on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # Textual's own handler (the one that fails) not run after this one
+
+        async def set_title() -> None:
+            with contextlib.suppress(NoScreen, NoMatches):
+                self.query_one(HeaderTitle).update(self.format_title())
+
+        for owner in (self.app, self.screen):
+            self.watch(owner, "title", set_title)
+            self.watch(owner, "sub_title", set_title)
 
 
 class GuestDriver(WebDriver):

@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Header, Label, Static
+from textual.widgets import Button, Label, Static
 
 from cardtui.client.connection import WAIT, Connection, Trouble, diagnosed
 from cardtui.client.footer import Footer
+from cardtui.client.textual_internals import Header
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import lobby_pb2
 

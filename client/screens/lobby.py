@@ -17,7 +17,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 from textual.worker import Worker
 
 from cardtui import __version__
@@ -32,6 +32,7 @@ from cardtui.client.screens.invite import InviteScreen
 from cardtui.client.screens.players import LeaderboardScreen
 from cardtui.client.screens.polling import PollingScreen
 from cardtui.client.screens.replay import TablesScreen
+from cardtui.client.textual_internals import Header
 from cardtui.client.typeahead import Built, Waits
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2

@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Header, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from cardtui.client.footer import Footer
+from cardtui.client.textual_internals import Header
 from cardtui.i18n import N_, _
 
 MAX_NAME = 24

@@ -17,13 +17,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Header, Label, OptionList, Static, Tab, Tabs
+from textual.widgets import DataTable, Label, OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option
 
 from cardtui.client.connection import error_text
 from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel
 from cardtui.client.screens.polling import PollingScreen
+from cardtui.client.textual_internals import Header
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2, players_pb2
 

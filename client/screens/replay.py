@@ -26,7 +26,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, RichLog, Static
+from textual.widgets import DataTable, RichLog, Static
 
 from cardtui.client import gamebook
 from cardtui.client.boards.base import Board
@@ -35,6 +35,7 @@ from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel, holders_of, shown
 from cardtui.client.screens.analysis import AnalysisScreen, Result, step_verdict
+from cardtui.client.textual_internals import Header
 from cardtui.client.words import event_words, label, line, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import analysis_pb2, common_pb2, replay_pb2

@@ -31,7 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Header, Input, Static
+from textual.widgets import Button, Input, Static
 
 from cardtui import heap
 from cardtui.client import versions
@@ -68,7 +68,7 @@ from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
 from cardtui.client.table_log import TableLog, Telling, event_told, verdict_told
 from cardtui.client.table_summary import Account, KeyButton, summary_foot, summary_text
-from cardtui.client.textual_internals import use_compositor, write_to_terminal
+from cardtui.client.textual_internals import Header, use_compositor, write_to_terminal
 from cardtui.client.turn_bell import TurnNotice, title_sequence, window_title
 from cardtui.client.turn_line import turn_line
 from cardtui.i18n import N_, _

@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
 from cardtui.client.choices import usual_seats
 from cardtui.client.connection import Connection, error_text
@@ -29,6 +29,7 @@ from cardtui.client.rounds import Entered, my_table
 from cardtui.client.screens.lobby import CreateTableScreen, OpenTable
 from cardtui.client.screens.password import PasswordScreen
 from cardtui.client.screens.polling import PollingScreen
+from cardtui.client.textual_internals import Header
 from cardtui.i18n import N_, NP_, _, pgettext
 from cardtui.v1 import lobby_pb2, tournament_pb2, tournament_pb2_grpc
 

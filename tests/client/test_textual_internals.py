@@ -97,3 +97,37 @@ def test_the_tests_and_benches_read_textual_only_through_its_one_module() -> Non
             if used or module.match(text):
                 found.append(f"{path.relative_to(ROOT)}:{n}: {', '.join(used) or text.strip()}")
     assert found == []
+
+
+async def test_a_header_whose_parts_are_gone_lets_the_app_live_on() -> None:
+    """Textual's header sets its title from a callback that may run after its parts are removed (a screen shown and
+    replaced at once on a slow host: twice in a loaded run of the suite, the app ended by ``NoMatches``). The client's
+    header drops that title and the app lives on; while its parts are there it follows the title as Textual's does."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Header as TextualHeader
+
+    from cardtui.client.textual_internals import Header, HeaderTitle
+
+    for header, fails in ((TextualHeader, True), (Header, False)):
+
+        class Titled(App[None]):
+            def compose(self) -> ComposeResult:
+                yield header()
+
+        app = Titled()
+        app.title = "mesa"
+        try:
+            async with app.run_test() as pilot:
+                await pilot.pause()
+                title = app.query_one(HeaderTitle)
+                assert "mesa" in str(title.render())
+                app.title = "mesa 2"
+                await pilot.pause()
+                assert "mesa 2" in str(title.render())
+                await title.remove()  # the header's part gone, the header still there
+                app.title = "mesa 3"
+                await pilot.pause()
+        except Exception as err:  # Textual's header: the app ends with the query's failure
+            assert fails and "HeaderTitle" in str(err), err
+        else:
+            assert not fails, "Textual's own header no longer fails: this class may go"

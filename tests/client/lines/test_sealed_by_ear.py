@@ -18,6 +18,7 @@ from tests.client.lines.listener import Listener
 from tests.client.lines.test_by_ear import markers
 from tests.conftest import create
 from tests.server.test_sealed_table import SEALED
+from tests.waiting import eventually
 
 
 @pytest.fixture(autouse=True)
@@ -44,12 +45,15 @@ async def test_a_sealed_hand_by_ear_says_the_host_s_seat_and_the_seal_code(serve
     assert conn is not None
     (own,) = conn.sealed_seats.values()  # the line mode's own part of the sealed hand: its keys at home
     assert heard.said[code].startswith(f"Seal code: {seal_code(own.boxes)}. Compare it aloud"), heard.said[code]
-    after, played = n, 0
+    after, played, hands = n, 0, 0
     while not played:  # (a hand may end before her first card: a call refused, the deck gone to)
         end = await player.play_until(lambda s: second(s) or over(s), turn, "a hand's result",
                                       after=after)
+        hands += 1  # its record is written as its result goes out, and may come a moment after it
+        await eventually(lambda: server.store.hands.count_hands(table_id) >= hands,
+                         f"the record of hand {hands} (heard: {heard.said[n:end + 1]})")
         history = server.store.hands.last_hand(table_id)
-        assert history is not None, heard.said[n:end + 1]
+        assert history is not None
         replayed = replay(history["sealed"])  # every card opened checked to be its seat's: hers by her keys
         assert replayed.cheat is None and not replayed.problem, replayed
         played = sum(s["step"] == "play" and s["seat"] == own.seat for s in history["sealed"]["steps"])
