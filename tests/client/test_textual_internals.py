@@ -111,8 +111,10 @@ async def test_a_header_whose_parts_are_gone_lets_the_app_live_on() -> None:
     for header, fails in ((TextualHeader, True), (Header, False)):
 
         class Titled(App[None]):
+            made: type[TextualHeader] = header
+
             def compose(self) -> ComposeResult:
-                yield header()
+                yield self.made()
 
         app = Titled()
         app.title = "mesa"

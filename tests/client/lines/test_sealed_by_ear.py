@@ -50,7 +50,7 @@ async def test_a_sealed_hand_by_ear_says_the_host_s_seat_and_the_seal_code(serve
         end = await player.play_until(lambda s: second(s) or over(s), turn, "a hand's result",
                                       after=after)
         hands += 1  # its record is written as its result goes out, and may come a moment after it
-        await eventually(lambda: server.store.hands.count_hands(table_id) >= hands,
+        await eventually(lambda hands=hands: server.store.hands.count_hands(table_id) >= hands,
                          f"the record of hand {hands} (heard: {heard.said[n:end + 1]})")
         history = server.store.hands.last_hand(table_id)
         assert history is not None
