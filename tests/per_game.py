@@ -95,6 +95,19 @@ class Reason:
 
 
 @dataclass(frozen=True)
+class Matrix:
+    """What the matrix (tests/test_matrix.py) plays at a table of this game: how its people play (``"deck"``: to
+    the deck each turn, a match ended by a falta envido; ``"close"``: close as soon as one may, else draw from the
+    stock and throw the card drawn), the slow client's table (seats, bots, hands each cast plays, options), and the
+    options of a match two people end quickly. The matrix's rummy tables (a kill mid-move, the workers' and the
+    store's tables) are of the first game that closes."""
+
+    plays: str
+    slow: tuple[int, int, int, Mapping[str, int]] | None = None
+    quick_match: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
 class GameTests:
     """One game's rows in the shared tests: ``watched``, a whole bot match a spectator follows with the delayed
     view (tests/server/test_replays.py); ``tournament``, each table of a three-round tournament of bots, and
@@ -127,8 +140,8 @@ class GameTests:
     deal: Callable[[dict[str, Any]], dict[str, list[str]]] | None = None
     """The deal's rule (docs/deal.md §10) a published deal vector of this game is read by: each seat's cards, and
     what else the deal lays out (tests/test_deal_vectors.py)."""
-    matrix: Any = None
-    """What the matrix (tests/test_matrix.py) plays at a table of this game, if anything (``tests.matrix_games``)."""
+    matrix: Matrix | None = None
+    """What the matrix (tests/test_matrix.py) plays at a table of this game, if anything."""
 
 
 def declared() -> dict[str, GameTests]:

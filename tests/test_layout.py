@@ -200,10 +200,16 @@ number may only go down."""
 NAMED_IN_IDENTIFIERS = 8
 """Identifiers in the package that name a game outside its own modules: the bots' estimates of Cacheta's and Pif
 Paf's matches kept in ``engine/bots/odds.py`` and ``hand_odds.py``; the number may only go down."""
-OUTSIDE = {"bench": 208, "tools": 36}
+OUTSIDE = {"bench": 208, "tools": 14}
 """Places in the benches and the tools that name a game outside its own modules (strings and identifiers): a list of
-tables, a bench of one game; each game's bench data is in its entry (``Entry.bench``). The numbers may only go
-down."""
+tables, a bench of one game; each game's bench data is in its entry (``Entry.bench``), its deal vectors in
+``tools/vectors_<game>.py``. The numbers may only go down."""
+SHARED_NAMING = {"cacho": 93, "truco_paulista": 67, "truco_argentino": 66, "pifpaf": 59, "cacheta": 50}
+"""Each game: the shared modules of tests/, tools/ and bench/ (not its own: ``tests/**/test_<game>*.py``,
+``tools/*_<game>.py``, ``bench/*_<game>.py``) that name it, each one a file taking the game away would change
+(``tools.game_names.shared``). A game not listed is held to none, as Chinchón, the sixth, is (its rows for the
+shared tests are in its own tests, ``tests/per_game.py``), and so is a game added later; the others' numbers may
+only go down."""
 
 
 def test_shared_code_asks_the_family_never_tells_families_apart() -> None:
@@ -228,6 +234,23 @@ def test_a_game_named_in_an_identifier_or_outside_the_package_is_counted_and_onl
     for part, most in OUTSIDE.items():
         there = game_names.scan(ROOT, (part,)) + game_names.scan_identifiers(ROOT, (part,))
         assert len(there) <= most, "\n".join(f"{p}:{line}: {g}" for p, line, g in there)
+    over = {game: paths for game, paths in game_names.shared(ROOT).items() if len(paths) > SHARED_NAMING.get(game, 0)}
+    assert not over, "shared tests, tools or benches that name a game (declare its rows in its own tests, " \
+        f"tests/per_game.py): {over}"
+
+
+def test_the_count_of_shared_modules_naming_a_game_sees_one_and_leaves_the_game_s_own(tmp_path: Path) -> None:
+    from tools import game_names
+
+    said = {"tests/client/test_x.py": 'GAMES = ["pifpaf"]\n', "tools/x.py": "def pifpaf_up() -> None: ...\n",
+            "tests/engine/test_pifpaf_x.py": 'G = "pifpaf"\n', "tools/vectors_pifpaf.py": 'G = "pifpaf"\n',
+            "bench/recount_pifpaf.py": 'G = "pifpaf"\n', "tests/y.py": 'G = "cacho" if cacheta else "x"\n'}
+    for path, source in said.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(source)
+    found = {game: paths for game, paths in game_names.shared(tmp_path).items() if paths}
+    assert found == {"pifpaf": ["tests/client/test_x.py", "tools/x.py"], "cacho": ["tests/y.py"],
+                     "cacheta": ["tests/y.py"]}
 
 
 def test_the_scan_sees_a_game_named_in_an_identifier_and_each_use_of_a_family_s_messages() -> None:

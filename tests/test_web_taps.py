@@ -242,7 +242,7 @@ async def step(page: Page) -> str | None:
 
 async def _step(page: Page) -> str | None:
     text = page.text()
-    for words in ("k knocks", "k closes with"):  # Chinchón's close
+    for words in ("k knocks", "k closes with"):  # a knock, or a close
         if words in text:
             await tap_first(page, words)
             await gone(page, words)

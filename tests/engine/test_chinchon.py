@@ -43,7 +43,7 @@ from cardtui.engine.rummy.records import (
 from cardtui.v1 import analysis_pb2
 from tests.deal_rules import order_from
 from tests.engine.replaying import Played, check_steps, kinds, played
-from tests.per_game import GameTests, Hands, Reason, Short, ShortHand, Sim, Taps
+from tests.per_game import GameTests, Hands, Matrix, Reason, Short, ShortHand, Sim, Taps
 
 
 def chinchon_close() -> Played:
@@ -143,12 +143,15 @@ TESTS = GameTests(watched=Short(3, {"target": 20}), tournament=Short(3, {"target
                                        "10e 7c 2e", pack="spanish40", size=7),
                   taps=Taps(("2", "3"), on_its_side=False, fields=(("Points that put a player out", "10"),),
                             match_in_one=True),
-                  reasons=REASONS, replayed=chinchon_close, deal=chinchon_deal)
+                  reasons=REASONS, replayed=chinchon_close, deal=chinchon_deal,
+                  matrix=Matrix("close", slow=(3, 1, 1, {"limit": 10}), quick_match={"target": 10, "limit": 10}))
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py). The pack of 48 with two
 jokers is a table's own choice (docs/deal.md §10.5), checked fair too. The short hand: the bot's 12o and the 10e it
 draws first count 10 each, more than the table's limit of 5 left out; the 2e it draws next lets it close. On the
 phone it is held upright only (its rummy board is one the others already play on its side), and the target typed
-makes its one hand a whole match: ana's cards, left unmelded, put her past it."""
+makes its one hand a whole match: ana's cards, left unmelded, put her past it. In the matrix a hand is long: the
+slow client plays one, closed by its bot as soon as 10 points left out allow, the late client drawing and
+throwing."""
 
 
 NAMES = ["ana", "bia", "caio", "duda"]

@@ -23,7 +23,7 @@ from cardtui.v1 import analysis_pb2
 from tests.deal_rules import order_from
 from tests.engine.replaying import Played, check_steps, played
 from tests.engine.replaying import kinds as event_kinds
-from tests.per_game import GameTests, Hands, Reason, Short, Sim, Taps
+from tests.per_game import GameTests, Hands, Matrix, Reason, Short, Sim, Taps
 
 
 def argentino_envido_and_deck() -> Played:
@@ -146,7 +146,8 @@ TESTS = GameTests(watched=Short(2, {"target": 15}), tournament=Short(2, {"target
                         Sim(4, {"flor": True, "envido_unsuited": "highest", "mazo_first": 2}, 20, "easy"),
                         Sim(6, {}, 20, "easy", frozenset({"pica_pica"})),
                         Sim(6, {"pica_pica": False, "flor": True, "signals_seen": 0.0}, 20, "easy")),
-                  taps=Taps(("2", "3")), reasons=REASONS, replayed=argentino_envido_and_deck, deal=argentino_deal)
+                  taps=Taps(("2", "3")), reasons=REASONS, replayed=argentino_envido_and_deck, deal=argentino_deal,
+                  matrix=Matrix("deck", slow=(2, 0, 6, {}), quick_match={"target": 15}))
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
 
 
