@@ -204,6 +204,12 @@ OUTSIDE = {"bench": 208, "tools": 14}
 """Places in the benches and the tools that name a game outside its own modules (strings and identifiers): a list of
 tables, a bench of one game; each game's bench data is in its entry (``Entry.bench``), its deal vectors in
 ``tools/vectors_<game>.py``. The numbers may only go down."""
+TITLED = 19
+"""Strings in the package, not docstrings, that hold a game's title outside its own modules
+(``tools.game_names.titled``): the help's keys table and its card room's line (which lists five games of six), the
+line mode's refusal of a meld hint ("for Pif Paf and Cacheta", though Chinchón has hints too), and an event's
+kind in ``sim`` (``CachoRedealt``).
+Each lists games by hand and falls behind the day one is added or taken away; the number may only go down."""
 SHARED_NAMING = {"cacho": 93, "truco_paulista": 67, "truco_argentino": 66, "pifpaf": 59, "cacheta": 50}
 """Each game: the shared modules of tests/, tools/ and bench/ (not its own: ``tests/**/test_<game>*.py``,
 ``tools/*_<game>.py``, ``bench/*_<game>.py``) that name it, each one a file taking the game away would change
@@ -235,6 +241,8 @@ def test_a_game_named_in_an_identifier_or_outside_the_package_is_counted_and_onl
         there = game_names.scan(ROOT, (part,)) + game_names.scan_identifiers(ROOT, (part,))
         assert len(there) <= most, "\n".join(f"{p}:{line}: {g}" for p, line, g in there)
     over = {game: paths for game, paths in game_names.shared(ROOT).items() if len(paths) > SHARED_NAMING.get(game, 0)}
+    titled = game_names.scan_titles(ROOT)
+    assert len(titled) <= TITLED, "\n".join(f"{p}:{line}: {g}" for p, line, g in titled)
     assert not over, "shared tests, tools or benches that name a game (declare its rows in its own tests, " \
         f"tests/per_game.py): {over}"
 
@@ -249,6 +257,9 @@ def test_the_count_of_shared_modules_naming_a_game_sees_one_and_leaves_the_game_
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(source)
     found = {game: paths for game, paths in game_names.shared(tmp_path).items() if paths}
+    said_by_title = '"""Pif Paf, as a docstring says it."""\nWHERE = "Pif Paf, Cacheta"\n'
+    assert list(game_names.titled(said_by_title, "client/screens/help.py")) == [(2, "cacheta"), (2, "pifpaf")]
+    assert list(game_names.titled(said_by_title, "client/games/pifpaf.py")) == [(2, "cacheta")]
     assert found == {"pifpaf": ["tests/client/test_x.py", "tools/x.py"], "cacho": ["tests/y.py"],
                      "cacheta": ["tests/y.py"]}
 

@@ -170,6 +170,35 @@ def places(source: str, path: str, reg: Registries | None = None) -> Iterator[tu
                 yield node.lineno, game
 
 
+@cache
+def titles() -> dict[str, str]:
+    """Each game's title as the client says it (``client.gamebook``: "Pif Paf", "Chinchón"), by its name."""
+    from cardtui.client import gamebook
+
+    return {name: game.title for name, game in gamebook.known().items()}
+
+
+def titled(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
+    """(line, the game named) for each string in one module, not a docstring, that holds a game's title and is not
+    the game's own: a sentence or a label that lists games by hand ("Meld hints are for Pif Paf and Cacheta."),
+    which falls behind the day a game is added or taken away, as a name does (``places`` reads names alone)."""
+    reg = reg or registries()
+    every = nodes(ast.parse(source, path))
+    docs = {id(n.value) for n in every if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    found: set[tuple[int, str]] = set()
+    for node in every:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            for game, title in titles().items():
+                if title in node.value and not owned(reg.games[game], path):
+                    found.add((node.lineno, game))
+    yield from sorted(found)
+
+
+def scan_titles(root: Path) -> list[tuple[str, int, str]]:
+    """(path, line, game) for every string under ``root``'s package that holds a game's title outside its own."""
+    return _scan(root, titled)
+
+
 def _words(identifier: str) -> list[str]:
     """An identifier's words, lower-cased (``ChinchonUp``: chinchon, up; ``CACHETA_TEN``: cacheta, ten)."""
     out: list[str] = []
@@ -349,6 +378,8 @@ def main(argv: list[str]) -> int:
         mine = [f for f in outside if f[0].startswith(part + "/")]
         print(f"{part}/: {len(mine)} places name a game (strings and identifiers), in "
               f"{len({p for p, _, _ in mine})} modules")
+    for path, line, game in scan_titles(root):
+        print(f"{path}:{line}: the game {game}, by its title")
     for game, paths in shared(root).items():
         print(f"{game}: named by {len(paths)} shared modules of tests/, tools/, bench/: {' '.join(paths)}")
     return 1 if named or ids or branched else 0
