@@ -204,12 +204,13 @@ OUTSIDE = {"bench": 208, "tools": 14}
 """Places in the benches and the tools that name a game outside its own modules (strings and identifiers): a list of
 tables, a bench of one game; each game's bench data is in its entry (``Entry.bench``), its deal vectors in
 ``tools/vectors_<game>.py``. The numbers may only go down."""
-TITLED = 19
+TITLED = 12
 """Strings in the package, not docstrings, that hold a game's title outside its own modules
-(``tools.game_names.titled``): the help's keys table and its card room's line (which lists five games of six), the
-line mode's refusal of a meld hint ("for Pif Paf and Cacheta", though Chinchón has hints too), and an event's
-kind in ``sim`` (``CachoRedealt``).
-Each lists games by hand and falls behind the day one is added or taken away; the number may only go down."""
+(``tools.game_names.titled``): the help's keys table (its rummy rows, "Pif Paf, Cacheta", "Pif Paf, Cacheta,
+Chinchón"), held to docs/players.md's by tests/client/test_words.py, and an event's kind in ``sim``
+(``CachoRedealt``). Each lists games by hand and falls behind the day one is added or taken away (the help's card
+room line listed five games of six, the line mode's meld-hint refusal "Pif Paf and Cacheta": both now from the
+registry, or none named); the number may only go down."""
 SHARED_NAMING = {"cacho": 93, "truco_paulista": 67, "truco_argentino": 66, "pifpaf": 59, "cacheta": 50}
 """Each game: the shared modules of tests/, tools/ and bench/ (not its own: ``tests/**/test_<game>*.py``,
 ``tools/*_<game>.py``, ``bench/*_<game>.py``) that name it, each one a file taking the game away would change

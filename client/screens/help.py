@@ -134,7 +134,10 @@ def rules_text(game: str | None, table: str = "", where: str | None = None) -> s
     """The game's rules, then ``table`` (what this table's options make the game), then the keys (those of
     the screen ``where`` tappable)."""
     if game is None:
-        about = _("A card room for Pif Paf, Cacheta, Truco paulista, Truco argentino and Cacho.")
+        from cardtui.client import gamebook
+
+        games = ", ".join(game.title for game in gamebook.known().values())  # every game registered, none left out
+        about = _("A card room for {games}.").format(games=games)
         return "# cardtui\n" + about + "\n" + keys_text(where)
     text = rules_page(game)
     if text is None:
