@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from functools import cache
@@ -192,6 +192,15 @@ def titled(source: str, path: str, reg: Registries | None = None) -> Iterator[tu
                 if title in node.value and not owned(reg.games[game], path):
                     found.add((node.lineno, game))
     yield from sorted(found)
+
+
+def unknown_in_place(where: str, known: Iterable[str]) -> list[str]:
+    """The parts of a help row's place ("Pif Paf, Cacheta"; "Cacheta; Pif Paf") that read as a game's title but
+    name no game the client knows: a game taken away and still listed by hand, which ``titled`` cannot see (it
+    looks for the titles of the games there are). A place the help names otherwise ("lobby", "no server") is
+    lower case; a title is capitalised."""
+    titles_known = set(known)
+    return [part for part in re.split(r"[,;] ", where) if part[:1].isupper() and part not in titles_known]
 
 
 def scan_titles(root: Path) -> list[tuple[str, int, str]]:
