@@ -12,6 +12,7 @@ import pytest
 
 from cardtui.client.fairness import Standing
 from cardtui.fair import PACKS
+from cardtui.v1 import table_pb2
 from tests.arrangements import Arrangement, Person, make_table
 from tests.test_matrix import (  # noqa: F401  (calls, quiet_servers: the matrix's fixtures, here too)
     calls,
@@ -29,10 +30,12 @@ from tests.test_matrix import (  # noqa: F401  (calls, quiet_servers: the matrix
 
 @pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Lobby/Spectate", "Lobby/Leave", "Table/Subscribe",
                   "Table/Cut", "Table/Act", "Table/Hint", "Lobby/CloseTable", "Lobby/ListHands", "Lobby/Replay",
-                  "Lobby/Analyze")
+                  "Lobby/Analyze", "Table/Chat", "Lobby/PlayerCard", "Lobby/Invite", "Lobby/OpenInvite",
+                  "Lobby/ListTables", "Lobby/Leaderboard")
 async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrangement) -> None:
     """Chinchón, three seats, one a bot's. ana sits before the first deal and bia fills the last seat: both check
-    the first deal fair, and ana's meld hint on a card of hers is worked out on the Spanish pack where the table is
+    the first deal fair, ana and wes (watching) talk there (a chat line, a quick phrase, a seat's card, an invite
+    and its code, the lists), and ana's meld hint on a card of hers is worked out on the Spanish pack where the table is
     served (a card of the pack she does not hold is refused). Between hands bia leaves, cris takes her seat, and
     the process driving the table is killed -9 before he opens it (the table comes back from its journal): his
     first view is what a watcher sees (none of bia's cards is his), and the deal he came too late to cut is grey. In
@@ -65,6 +68,19 @@ async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrang
         with pytest.raises(grpc.aio.AioRpcError) as not_hers:
             await ana.conn.hint(ana.token, next(c for c in PACKS[ana.view.rummy.table.pack] if c not in mine))
         assert not_hers.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        # the room's talk at this table, wherever it is served: a chat line, a quick phrase, a seat's card, an
+        # invite and its code, the lists
+        await ana.conn.chat(ana.token, "suerte")
+        await wes.until(lambda p: any(e.chatted.text == "suerte" for e in p.events if e.HasField("chatted")),
+                        "ana's line")
+        await wes.conn.phrase(wes.token, table_pb2.PHRASE_GOOD_GAME)
+        await ana.until(lambda p: any(e.chatted.phrase == table_pb2.PHRASE_GOOD_GAME and e.chatted.name == "wes"
+                                      for e in p.events if e.HasField("chatted")), "wes's phrase")
+        assert (await wes.conn.player_card(table_id=table_id, seat=ana.seat)).name == "ana"
+        invite = await ana.conn.invite(table_id)
+        assert invite.code and (await wes.conn.open_invite(invite.code)).table.id == table_id
+        assert table_id in {t.id for t in await wes.conn.tables()}
+        await ana.conn.leaderboard("chinchon")
         await play_rummy_hand([ana, bia], 1)
         for p in (ana, bia):
             fair_hand(p, 1)
