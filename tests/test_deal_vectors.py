@@ -1,9 +1,10 @@
 """The published test vectors of the deal scheme (docs/deal-vectors.json) hold for this code.
 
 A change to a deal, to the stream, to the packs or to the chain's serialisation breaks one of
-these; so does a change to the vectors file. Each game's dealing rule is also written here once
-more, from docs/deal.md §10 alone, and must give the vectors' deals from their packs: the
-document cannot go stale unnoticed either.
+these; so does a change to the vectors file. Each game's dealing rule is also written once more, from
+docs/deal.md §10 alone, in its own test module (``GameTests.deal``; the rummy games' shared one in
+``tests/deal_rules.py``), and must give the vectors' deals from their packs: the document cannot go stale
+unnoticed either.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from cardtui.fair import (
     shuffled,
     stream_block,
 )
+from tests.per_game import declared
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 VECTORS = json.loads((DOCS / "deal-vectors.json").read_text(encoding="utf-8"))
@@ -155,7 +157,7 @@ def test_the_rummy_stock_left_after_the_deal(vector: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("vector", [d for d in DEALS if "blocks" in d], ids=named)
 def test_the_paulista_blocks(vector: dict[str, Any]) -> None:
-    from tools.deal_vectors import paulista_blocks
+    from tools.vectors_truco_paulista import paulista_blocks
 
     assert paulista_blocks(vector["history"]) == vector["blocks"]
 
@@ -177,141 +179,12 @@ def test_the_generator_writes_the_published_file_whatever_the_bots_choose(monkey
         "that changed is a new scheme, never an edit of the file)"
 
 
-# -- the dealing rules of docs/deal.md §10, written again from the document ------------------
-def order_from(dealer: int, n: int) -> list[int]:
-    """§9: dealer + 1 first, then on round the seat numbers."""
-    return [(dealer + 1 + i) % n for i in range(n)]
-
-
-def cacho_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
-    """§10.1: a card a round from the end of the pack to each seat still in, eldest first; a
-    redeal (an action by nobody) voids the cards and deals from the next pack."""
-    record = vector["history"]
-    n = len(record["seats"])
-    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] > 0]
-    packs = [list(p) for p in vector["packs"]]
-    pack = packs.pop(0)
-    held: dict[int, list[str]] = {s: [] for s in range(n)}
-    live = list(playing)
-    for s in live:
-        held[s].append(pack.pop())
-    out_round: set[int] = set()
-    bettors: list[int] = []
-    round_no, spoke = 1, 0
-    for a in record["actions"]:
-        if a["type"] == "redeal":
-            assert a["voided"] == {str(s): held[s] for s in playing}
-            pack, held = packs.pop(0), {s: [] for s in range(n)}
-            for s in live:
-                held[s].append(pack.pop())
-            spoke = 0
-            continue
-        if round_no < 3:
-            spoke += 1
-            if a["type"] == "bet":
-                bettors.append(a["seat"])
-            if spoke == len(live) and (bettors or round_no == 2):  # round over; round 1 with no bet: a redeal
-                out_round = {s for s in live if s not in bettors} if bettors else set()
-                live = [s for s in live if s not in out_round]
-                round_no, spoke, bettors = round_no + 1, 0, []
-                if len(live) > 1:
-                    for s in live:
-                        held[s].append(pack.pop())
-    assert not packs
-    return {str(s): held[s] for s in range(n)}
-
-
-def rummy_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
-    """§10.2: nine rounds of one card from the end of the pack, dealer + 1 first, seats with
-    chips or points only; Cacheta then turns the next card (the flip)."""
-    record = vector["history"]
-    n = len(record["seats"])
-    pack = list(vector["packs"][0])
-    rebuys = record.get("rebuys", {})
-    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] > 0 or str(s) in rebuys]
-    held: dict[int, list[str]] = {s: [] for s in range(n)}
-    for _ in range(9):
-        for s in playing:
-            held[s].append(pack.pop())
-    if record["game"] == "cacheta":
-        assert pack.pop() == record["flip"]
-    assert list(reversed(pack)) == vector["stock"]
-    return {str(s): held[s] for s in range(n)}
-
-
-def chinchon_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
-    """§10.5: seven rounds of one card from the end of the pack, dealer + 1 first, seats not past the target; the
-    next card turned up to start the pile; the rest the stock."""
-    record = vector["history"]
-    n = len(record["seats"])
-    pack = list(vector["packs"][0])
-    target = record["options"]["target"]
-    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] <= target]
-    held: dict[int, list[str]] = {s: [] for s in range(n)}
-    for _ in range(7):
-        for s in playing:
-            held[s].append(pack.pop())
-    assert pack.pop() == record["up"]
-    assert list(reversed(pack)) == vector["stock"]
-    return {str(s): held[s] for s in range(n)}
-
-
-def paulista_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
-    """§10.3: three-card blocks from the front; the mão first, then as its choices say."""
-    record = vector["history"]
-    pack = list(vector["packs"][0])
-    mao = (record["dealer"] + 1) % 4
-    held: dict[int, list[str]] = {s: [] for s in range(4)}
-    blocks: list[dict[str, Any]] = []
-
-    def give(seat: int) -> None:
-        held[seat] = pack[:3]
-        del pack[:3]
-        blocks.append({"to": seat, "cards": held[seat]})
-
-    on11 = [t for t in (0, 1) if record["start"][str(t)] == 11]
-    if on11:
-        for i in range(4):
-            give((mao + i) % 4)
-    else:
-        give(mao)
-        for a in record["actions"]:
-            if a["seat"] != mao or a["type"] not in ("keep", "pass_cards", "reject"):
-                continue
-            if a["type"] == "reject":
-                assert a["cards"] == held[mao]
-                give(mao)
-            elif a["type"] == "pass_cards":
-                assert a["cards"] == held[mao]
-                held[(mao + 2) % 4] = held[mao]
-                give(mao)
-            else:
-                for s in ((mao + 1) % 4, (mao + 2) % 4, (mao + 3) % 4):
-                    if not held[s]:
-                        give(s)
-    assert blocks == vector["blocks"]
-    return {str(s): held[s] for s in range(4)}
-
-
-def argentino_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
-    """§10.4: the k-th card drawn goes to the seat (k mod n) places after the dealer's left."""
-    record = vector["history"]
-    n = len(record["seats"])
-    drawn = vector["drawn"]
-    mano_first = order_from(record["dealer"], n)
-    held: dict[int, list[str]] = {s: [] for s in range(n)}
-    for k, card in enumerate(drawn):
-        held[mano_first[k % n]].append(card)
-    return {str(s): held[s] for s in range(n)}
-
-
-RULES = {"cacho": cacho_deal, "pifpaf": rummy_deal, "cacheta": rummy_deal, "truco_paulista": paulista_deal,
-         "truco_argentino": argentino_deal, "chinchon": chinchon_deal}
-
-
+# -- the dealing rules of docs/deal.md §10, written again from the document in each game's own tests ----------
 @pytest.mark.parametrize("vector", DEALS, ids=named)
 def test_the_document_s_dealing_rules_give_each_vector_s_deal(vector: dict[str, Any]) -> None:
-    assert RULES[vector["game"]](vector) == vector["history"]["deal"]
+    rule = declared()[vector["game"]].deal
+    assert rule is not None, f"{vector['game']} declares no deal rule (GameTests.deal)"
+    assert rule(vector) == vector["history"]["deal"]
 
 
 # -- the chain (§13) -------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from cardtui.engine.core import Action
 from cardtui.engine.fairness import linked, verify
 from cardtui.engine.games import GAMES
 from cardtui.sim import sim_deal_seed, simulate
+from tests.per_game import Sim, declared
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SCHEMA = json.loads((DOCS / "hand-history.schema.json").read_text(encoding="utf-8"))
@@ -42,28 +43,9 @@ def test_the_schema_is_a_2020_12_schema() -> None:
 
 
 # -- what cardtui sim writes --------------------------------------------------------------------
-SIMS: list[tuple[str, int, dict[str, Any], int, str, set[str]]] = [
-    ("cacho", 2, {}, 20, "easy", set()),
-    ("cacho", 4, {"chips": 3}, 20, "easy", set()),
-    ("pifpaf", 3, {}, 4, "easy", {"antes"}),
-    ("pifpaf", 8, {"ace_high": True, "group_suits": "atleast3", "dealer": "rotate", "min_bet": 2, "max_bet": 9}, 2,
-     "easy", {"antes"}),
-    ("pifpaf", 3, {"rebuy": True, "chips": 1, "ante": 1}, 3, "easy", {"rebuys"}),
-    ("cacheta", 2, {"start_points": 1}, 3, "normal", {"flip", "standings"}),
-    ("cacheta", 5, {"tournament": True}, 3, "normal", {"flip"}),
-    ("cacheta", 8, {}, 1, "easy", {"flip"}),
-    ("chinchon", 2, {"target": 30, "reentries": 1}, 4, "easy", {"pack", "up"}),
-    ("chinchon", 4, {"cards": 48, "jokers": 2, "figures": "number", "limit": 7, "lay_off": False}, 2, "easy",
-     {"pack", "up"}),
-    ("truco_paulista", 4, {}, 20, "easy", set()),
-    ("truco_paulista", 4, {"truco_decides": "hand", "chat": "always", "signals_seen": 1.0}, 20, "easy", set()),
-    ("truco_argentino", 2, {}, 20, "easy", {"pica_pica"}),
-    ("truco_argentino", 2, {"target": 15, "envido_scored": "at_once", "ties": "first_trick"}, 20, "easy", set()),
-    ("truco_argentino", 4, {"flor": True, "envido_unsuited": "highest", "mazo_first": 2}, 20, "easy", set()),
-    ("truco_argentino", 6, {}, 20, "easy", {"pica_pica"}),
-    ("truco_argentino", 6, {"pica_pica": False, "flor": True, "signals_seen": 0.0}, 20, "easy", set()),
-]
-"""Game, players, options, hands, bot level, and the keys some record of the run must hold."""
+SIMS = [(game, sim) for game, tests in declared().items() for sim in tests.sims]
+"""Each game's runs (``GameTests.sims``, in its own test module): players, options, hands, bot level, and the keys
+some record of the run must hold."""
 
 
 def sim_lines(game: str, players: int, options: dict[str, Any], hands: int, level: str, fair: bool) -> list[str]:
@@ -73,26 +55,22 @@ def sim_lines(game: str, players: int, options: dict[str, Any], hands: int, leve
 
 
 @pytest.mark.parametrize("fair", [False, True], ids=["plain", "fair"])
-@pytest.mark.parametrize(("game", "players", "options", "hands", "level", "expect"), SIMS,
-                         ids=[f"{g}-{n}-{'-'.join(o) or 'defaults'}" for g, n, o, *_ in SIMS])
-def test_every_history_sim_writes_validates(
-    game: str, players: int, options: dict[str, Any], hands: int, level: str, expect: set[str], fair: bool
-) -> None:
-    lines = sim_lines(game, players, options, hands, level, fair)
-    assert len(lines) == hands
+@pytest.mark.parametrize(("game", "sim"), SIMS,
+                         ids=[f"{g}-{s.players}-{'-'.join(s.options) or 'defaults'}" for g, s in SIMS])
+def test_every_history_sim_writes_validates(game: str, sim: Sim, fair: bool) -> None:
+    lines = sim_lines(game, sim.players, dict(sim.options), sim.hands, sim.level, fair)
+    assert len(lines) == sim.hands
     keys: set[str] = set()
     for line in lines:
         record = json.loads(line)
         assert problems(record) == [], (game, record["hand"])
         assert ("fair" in record) == fair and ("prev" in record) == fair and ("awaited" in record) == fair
         keys |= set(record)
-    assert expect <= keys
+    assert sim.keys <= keys
 
 
-@pytest.mark.parametrize(("game", "players", "kind"), [("cacho", 2, "redeal"), ("cacho", 4, "redeal"),
-                                                       ("pifpaf", 3, "rebuild"), ("pifpaf", 8, "rebuild"),
-                                                       ("cacheta", 2, "rebuild"), ("cacheta", 6, "rebuild"),
-                                                       ("chinchon", 2, "rebuild")])
+@pytest.mark.parametrize(("game", "players", "kind"), [(game, players, kind) for game, tests in declared().items()
+                                                       for players, kind in tests.seldom])
 def test_sim_writes_what_bots_seldom_do_and_awaited(game: str, players: int, kind: str) -> None:
     """One hand in eight from the second is played off the bots' path, so the histories sim writes
     (and every test that reads them: the schema, verify, replays) hold a Cacho redeal and a rummy

@@ -200,10 +200,24 @@ number may only go down."""
 NAMED_IN_IDENTIFIERS = 8
 """Identifiers in the package that name a game outside its own modules: the bots' estimates of Cacheta's and Pif
 Paf's matches kept in ``engine/bots/odds.py`` and ``hand_odds.py``; the number may only go down."""
-OUTSIDE = {"bench": 208, "tools": 36}
+OUTSIDE = {"bench": 208, "tools": 14}
 """Places in the benches and the tools that name a game outside its own modules (strings and identifiers): a list of
-tables, a bench of one game; each game's bench data is in its entry (``Entry.bench``). The numbers may only go
-down."""
+tables, a bench of one game; each game's bench data is in its entry (``Entry.bench``), its deal vectors in
+``tools/vectors_<game>.py``. The numbers may only go down."""
+TITLED = 9
+"""Strings in the package, not docstrings, that hold a game's title outside its own modules
+(``tools.game_names.titled``): the help's keys table (its rummy rows "Pif Paf, Cacheta" and "Cacheta; Pif Paf"),
+held to docs/players.md's by tests/client/test_words.py, and an event's kind in ``sim`` (``CachoRedealt``). Each lists
+games by hand and falls behind the day one is added or taken away (the help's card room line listed five games of
+six, the line mode's meld-hint refusal "Pif Paf and Cacheta", the hint row "Pif Paf, Cacheta, Chinchón": now from
+the registry, or none named; a title of a game gone is seen in the keys table by
+``test_the_help_s_keys_table_names_only_games_the_client_knows``); the number may only go down."""
+SHARED_NAMING = {"cacho": 93, "truco_paulista": 67, "truco_argentino": 66, "pifpaf": 59, "cacheta": 50}
+"""Each game: the shared modules of tests/, tools/ and bench/ (not its own: ``tests/**/test_<game>*.py``,
+``tools/*_<game>.py``, ``bench/*_<game>.py``) that name it, each one a file taking the game away would change
+(``tools.game_names.shared``). A game not listed is held to none, as Chinchón, the sixth, is (its rows for the
+shared tests are in its own tests, ``tests/per_game.py``), and so is a game added later; the others' numbers may
+only go down."""
 
 
 def test_shared_code_asks_the_family_never_tells_families_apart() -> None:
@@ -228,6 +242,41 @@ def test_a_game_named_in_an_identifier_or_outside_the_package_is_counted_and_onl
     for part, most in OUTSIDE.items():
         there = game_names.scan(ROOT, (part,)) + game_names.scan_identifiers(ROOT, (part,))
         assert len(there) <= most, "\n".join(f"{p}:{line}: {g}" for p, line, g in there)
+    over = {game: paths for game, paths in game_names.shared(ROOT).items() if len(paths) > SHARED_NAMING.get(game, 0)}
+    titled = game_names.scan_titles(ROOT)
+    assert len(titled) <= TITLED, "\n".join(f"{p}:{line}: {g}" for p, line, g in titled)
+    assert not over, "shared tests, tools or benches that name a game (declare its rows in its own tests, " \
+        f"tests/per_game.py): {over}"
+
+
+def test_the_help_s_keys_table_names_only_games_the_client_knows() -> None:
+    """A row of the keys table that lists games by hand outlives a game taken away (``titled`` sees the titles of
+    the games there are, not of one gone); the hint row names its games from their boards (``games_binding``)."""
+    from cardtui.client.screens.help import KEY_ROWS, place
+    from tools import game_names
+
+    known = game_names.titles().values()
+    assert [(place(r), s) for r in KEY_ROWS if (s := game_names.unknown_in_place(place(r), known))] == []
+    assert game_names.unknown_in_place("Pif Paf, Cacheta, Chinchón", ("Pif Paf", "Cacheta")) == ["Chinchón"]
+    assert game_names.unknown_in_place("Cacheta; Pif Paf", ("Cacheta",)) == ["Pif Paf"]
+    assert game_names.unknown_in_place("no server", ()) == []
+
+
+def test_the_count_of_shared_modules_naming_a_game_sees_one_and_leaves_the_game_s_own(tmp_path: Path) -> None:
+    from tools import game_names
+
+    said = {"tests/client/test_x.py": 'GAMES = ["pifpaf"]\n', "tools/x.py": "def pifpaf_up() -> None: ...\n",
+            "tests/engine/test_pifpaf_x.py": 'G = "pifpaf"\n', "tools/vectors_pifpaf.py": 'G = "pifpaf"\n',
+            "bench/recount_pifpaf.py": 'G = "pifpaf"\n', "tests/y.py": 'G = "cacho" if cacheta else "x"\n'}
+    for path, source in said.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(source)
+    found = {game: paths for game, paths in game_names.shared(tmp_path).items() if paths}
+    said_by_title = '"""Pif Paf, as a docstring says it."""\nWHERE = "Pif Paf, Cacheta"\n'
+    assert list(game_names.titled(said_by_title, "client/screens/help.py")) == [(2, "cacheta"), (2, "pifpaf")]
+    assert list(game_names.titled(said_by_title, "client/games/pifpaf.py")) == [(2, "cacheta")]
+    assert found == {"pifpaf": ["tests/client/test_x.py", "tools/x.py"], "cacho": ["tests/y.py"],
+                     "cacheta": ["tests/y.py"]}
 
 
 def test_the_scan_sees_a_game_named_in_an_identifier_and_each_use_of_a_family_s_messages() -> None:

@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import sqlite3
 import sys
-from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -32,11 +31,11 @@ from cardtui.client import connection
 from cardtui.client.fairness import Standing
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
-from cardtui.fair import PACKS
 from cardtui.sealed.group import scalar_bytes
 from cardtui.v1 import common_pb2, lobby_pb2, sealed_pb2, table_pb2
 from tests.arrangements import Arrangement, Calls, Person, close_tables, listening, make_table
 from tests.conftest import passed
+from tests.per_game import declared
 from tests.postgres import Cluster
 from tests.sealed_play import Player, follow, play_hand, sit_at
 from tests.waiting import eventually, eventually_async
@@ -269,10 +268,12 @@ async def play_hands(people: list[Person], hands: int) -> None:
             await found.until(lambda p, seen=seen: p.last_seq > seen, "the move, or another, seen")
 
 
-SLOW_TABLES: dict[str, tuple[int, int, int, dict[str, int]]] = {
-    "truco_argentino": (2, 0, HANDS, {}), "chinchon": (3, 1, 1, {"limit": 10})}
-"""The slow client's tables: seats, bots, hands each cast plays, options (a Chinchón hand is long: one, closed by its
-bot as soon as 10 points left out allow, the late client drawing and throwing)."""
+MATRIX = {game: tests.matrix for game, tests in declared().items() if tests.matrix is not None}
+"""What the matrix plays at each game's tables (``GameTests.matrix``, in the game's own tests)."""
+SLOW_TABLES = {game: m.slow for game, m in MATRIX.items() if m.slow is not None}
+"""The slow client's tables: seats, bots, hands each cast plays, options."""
+CLOSING = [game for game, m in MATRIX.items() if m.plays == "close"]
+"""The games whose hands the matrix plays by closing (``rummy_move``): its rummy tables are the first's."""
 
 
 @pytest.mark.parametrize("game", list(SLOW_TABLES))
@@ -282,16 +283,17 @@ async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_mom
     wes watches as late. The deal waits for bia's late link (as long as a turn), so every hand is ✔ for both, from
     the first. Then bia leaves between hands and cris, as slow, takes her seat: nobody's client raises an alarm, and
     every hand cris was seated for from its commitment checks out for him, grey while who deals rests on the
-    table's word (he sat down during the match), ✔ from a match he saw begin. At truco (six hands a cast) and at
-    Chinchón (one, beside a bot)."""
+    table's word (he sat down during the match), ✔ from a match he saw begin. At each game's table its tests
+    declare (truco argentino: six hands a cast; a game that closes: one, beside a bot)."""
     seats, bots, hands, options = SLOW_TABLES[game]
     table_id = await make_table(arrangement, game=game, seats=seats, bots=bots, turn_seconds=60,
                                 options={k: common_pb2.OptionValue(number=v) for k, v in options.items()})
+    closes = MATRIX[game].plays == "close"
     ana, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "wes", lag=LAG)
     bia, cris = Person.at(arrangement, "bia", lag=LAG), Person.at(arrangement, "cris", lag=LAG)
 
     async def play(people: list[Person]) -> None:
-        if game == "chinchon":
+        if closes:
             deal = max((v.hand for v in people[0].verdicts), default=0) + 1
             await people[0].until(lambda p: deal in deals_seen(p), f"the commitment of table deal {deal}")
             await play_rummy_hand(people, deal)
@@ -696,8 +698,8 @@ async def test_again_after_a_match_in_each_arrangement(arrangement: Arrangement)
 
 
 async def closed_to_the_end(people: list[Person]) -> None:
-    """A Chinchón match to 10 played hand after hand (``rummy_move``: a close as soon as one may) until a close puts
-    a player past the target."""
+    """A match (of a game that closes, to a low target) played hand after hand (``rummy_move``: a close as soon
+    as one may) until a close puts a player past the target."""
     deal = 1
     while not all(p.view is not None and p.view.match_over for p in people):
         assert deal <= 12, f"no match's end in {deal - 1} deals: {verdicts(people)}"
@@ -705,10 +707,10 @@ async def closed_to_the_end(people: list[Person]) -> None:
         deal += 1
 
 
-MATCHES_ENDED: dict[str, tuple[dict[str, int], Callable[[list[Person]], Awaitable[None]]]] = {
-    "truco_argentino": ({"target": 15}, falta_envido_to_the_end),
-    "chinchon": ({"target": 10, "limit": 10}, closed_to_the_end),
-}
+TO_THE_END: dict[str, Callable[[list[Person]], Awaitable[None]]] = {
+    "deck": falta_envido_to_the_end, "close": closed_to_the_end}
+"""How two people play a match to its end, by how the game's tests say the matrix plays it (``Matrix.plays``)."""
+MATCHES_ENDED = {game: (m.quick_match, TO_THE_END[m.plays]) for game, m in MATRIX.items() if m.quick_match}
 """A game's match ended quickly by two people: the table's options, and how they play it to its end."""
 
 
@@ -757,9 +759,9 @@ async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(ar
 
 
 def rummy_move(person: Person) -> common_pb2.Action | None:
-    """What a plain Chinchón player does on its turn: close as soon as it may, else draw from the stock and throw
-    the card drawn, and stay out when put out (a hand so played ends by a close, or void once the rebuilt stock runs
-    out)."""
+    """What a plain player of a game that closes does on its turn: close as soon as it may, else draw from the stock
+    and throw the card drawn, and stay out when put out (a hand so played ends by a close, or void once the rebuilt
+    stock runs out)."""
     view = person.view
     if view is None or person.seat not in view.to_act or view.hand_over:
         return None
@@ -794,130 +796,6 @@ async def play_rummy_hand(people: list[Person], deal: int, checkers: list[Person
         with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved first: look again
             await found.conn.act(found.token, rummy_move(found), seen)
         await found.until(lambda p, seen=seen: p.last_seq > seen, "the move, or another, seen")
-
-
-@pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Lobby/Spectate", "Lobby/Leave", "Table/Subscribe",
-                  "Table/Cut", "Table/Act", "Table/Hint", "Lobby/CloseTable", "Lobby/ListHands", "Lobby/Replay",
-                  "Lobby/Analyze")
-async def test_a_chinchon_table_at_each_moment_a_person_sits(arrangement: Arrangement) -> None:
-    """Chinchón, three seats, one a bot's. ana sits before the first deal and bia fills the last seat: both check
-    the first deal fair, and ana's meld hint on a card of hers is worked out on the Spanish pack where the table is
-    served (a card of the pack she does not hold is refused). Between hands bia leaves, cris takes her seat, and
-    the process driving the table is killed -9 before he opens it (the table comes back from its journal): his
-    first view is what a watcher sees (none of bia's cards is his), and the deal he came too late to cut is grey. In
-    the next hand cris draws and throws, then leaves, and dan sits there mid-hand: he holds the seat's cards and the
-    hand so far, none of what was private to cris (the cards dealt to it, the card it drew), and his client says it
-    came mid-way, no alarm. ana closes her table: its hands are listed and replayed face up, and a seat's decisions
-    in one of them analysed."""
-    ana = Person.at(arrangement, "ana", cuts=False)  # holds the table between hands by keeping her seed back
-    table_id = await make_table(arrangement, ana, game="chinchon", seats=3, bots=1, turn_seconds=3600)
-    bia, cris, dan = Person.at(arrangement, "bia"), Person.at(arrangement, "cris"), Person.at(arrangement, "dan")
-    wes = Person.at(arrangement, "wes")
-    everyone = [ana, bia, cris, dan, wes]
-    try:
-        await ana.sit(table_id)
-        ana.follow()
-        await ana.until(lambda p: p.snapshots, "the table opens")
-        assert ana.snapshots[0].view.HasField("waiting"), "ana sat before the first deal"
-        await wes.watch(table_id)
-        wes.follow()
-        await bia.sit(table_id)  # the last seat: the match starts
-        bia.follow()
-        await ana.until(lambda p: p.fair.watch is not None and p.fair.watch.hand == 1, "the first commitment")
-        await ana.cut()
-        # The next deal waits for ana's seed: until she cuts again, the cards in her view are hand 1's.
-        await ana.until(lambda p: p.view is not None and p.view.hand == 1 and p.view.rummy.cards, "ana's cards")
-        assert ana.view is not None
-        mine = list(ana.view.rummy.cards)
-        hint = await ana.conn.hint(ana.token, mine[0])
-        assert all(mine[0] in meld.cards and set(meld.cards) <= set(mine) for meld in hint.melds), hint
-        with pytest.raises(grpc.aio.AioRpcError) as not_hers:
-            await ana.conn.hint(ana.token, next(c for c in PACKS[ana.view.rummy.table.pack] if c not in mine))
-        assert not_hers.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-        await play_rummy_hand([ana, bia], 1)
-        for p in (ana, bia):
-            fair_hand(p, 1)
-        assert any("turned up to start the pile" in line for line in bia.log()), bia.log()
-
-        # between hands: the second deal waits for ana's seed
-        await ana.until(lambda p: 2 in deals_seen(p), "the second deal's commitment")
-        await bia.until(lambda p: p.fair.watch is not None and p.fair.watch.hand == 2, "the second commitment")
-        await bia.leave()
-        await cris.sit(table_id)
-        assert cris.seat == bia.seat
-        arrangement.kill(arrangement.pid_at(cris.conn.routes[cris.token]))  # and the table comes back from its journal
-        await wes.until(lambda p: len(p.snapshots) >= 2, "the table back")
-        cris.follow()
-        await cris.until(lambda p: p.snapshots, "the table opens")
-        first = cris.snapshots[0].view
-        assert first.hand_over and first.you == cris.seat and not first.rummy.cards, first.rummy
-        await wes.until(lambda p: any(e.HasField("joined") and e.joined.name == "cris" for e in p.events),
-                        "cris sits")
-        assert wes.view is not None and without_me(first) == without_me(wes.view), "more than a watcher's"
-        await ana.cut()
-        await play_rummy_hand([ana, cris], 2)
-        [late] = cris.verdicts
-        assert late.standing is Standing.UNASKED, late
-
-        # mid-hand: cris draws and throws, then leaves; dan sits in his seat
-        await ana.until(lambda p: 3 in deals_seen(p), "the third deal's commitment")
-        await ana.cut()
-        await cris.until(lambda p: len([e for e in p.events if e.HasField("cards_dealt")]) >= 2, "cris's cards")
-
-        dealt = max(e.seq for e in cris.events if e.HasField("cards_dealt"))
-
-        def cris_threw(p: Person) -> bool:
-            return hand_over(p) or any(e.HasField("rummy") and e.rummy.HasField("discarded")
-                                       and e.rummy.discarded.seat == cris.seat and e.seq > dealt for e in p.events)
-
-        while not cris_threw(ana):
-            mover = await ana.until(lambda p: cris_threw(p) or next((q for q in (ana, cris) if rummy_move(q)), None),
-                                    "a move, or cris's throw")
-            if isinstance(mover, Person):
-                seen = mover.last_seq
-                with contextlib.suppress(grpc.aio.AioRpcError):
-                    await mover.conn.act(mover.token, rummy_move(mover), seen)
-                await mover.until(lambda p, seen=seen: p.last_seq > seen, "the move seen")
-        await cris.leave()
-        await dan.sit(table_id)
-        assert dan.seat == cris.seat
-        dan.follow()
-        await dan.until(lambda p: any(e.HasField("joined") and e.joined.name == "dan" for e in p.events),
-                        "the hand so far")
-        view = dan.snapshots[0].view
-        if not view.hand_over:  # the seat's cards are dan's to play now, and he sees them
-            assert len(view.rummy.cards) == view.rummy.seats[dan.seat].card_count == 7, view.rummy
-        replayed = [e for e in dan.events if e.replay]
-        assert not [e for e in replayed if e.HasField("cards_dealt")], "dan got the cards dealt to cris"
-        assert not [e for e in replayed if e.HasField("rummy") and e.rummy.HasField("drawn_card")], (
-            "dan got the card cris drew")
-        await play_rummy_hand([ana, dan], 3, [ana])
-        if not view.hand_over:
-            await dan.until(lambda p: p.verdicts, "the deal checked")
-            assert dan.verdicts[0].standing in (Standing.UNCHECKED, Standing.UNASKED), dan.verdicts[0]
-        no_false_alarm(*everyone)
-
-        # ana closes her table: its hands are listed and replayed face up through her lobby, and one seat's
-        # decisions in one of them analysed where the room analyses (the seat of the fewest moves: a long hand's
-        # analysis is a minute of a busy host)
-        await ana.conn.close_table(table_id)
-        listed = await ana.conn.list_hands(table_id)
-        assert listed.table.id == table_id and {1, 2} <= {h.hand for h in listed.hands}, listed
-        replays = {h.hand: await ana.conn.replay(table_id, h.hand) for h in listed.hands}
-        steps = replays[1]
-        first = steps[0].view.rummy if steps else None
-        assert steps[0].hand.hand == 1 and first is not None and [len(s.cards) for s in first.seats] == [7, 7, 7], steps
-        moved = Counter((hand, step.seat) for hand, played in replays.items()
-                        for step in played if step.HasField("seat"))
-        hand, seat = min((key for key, n in moved.items() if n >= 2), key=lambda key: moved[key])
-        analysis = None
-        async for update in ana.conn.analyze(table_id, hand, seat=seat):
-            if update.HasField("analysis"):
-                analysis = update.analysis
-        assert analysis is not None and analysis.moments, analysis
-        assert {m.seat for m in analysis.moments} == {seat}, analysis
-    finally:
-        await closing(everyone)
 
 
 @pytest.mark.rpcs("Lobby/ListHands", "Lobby/Replay", "Lobby/Analyze")
@@ -964,9 +842,12 @@ async def test_a_killed_process_loses_no_event_and_says_none_twice(arrangement: 
     event since, once, as does ana, who never stopped reading."""
     if killed == "front" and arrangement.name == "one":
         pytest.skip("one process is both: its kill is the driver's")
-    # A move of ana's and a person sitting down are killed at a Chinchón table, a chat line and a bot's move at
-    # Cacho's (whose passes keep its bots moving): both families' journals, in every arrangement, at no extra cases.
-    game = "chinchon" if last in ("act", "seat") else "cacho"
+    # A move of ana's and a person sitting down are killed at a rummy table (of the first game that closes), a chat
+    # line and a bot's move at Cacho's (whose passes keep its bots moving): both families' journals, in every
+    # arrangement, at no extra cases.
+    if last in ("act", "seat") and not CLOSING:
+        pytest.skip("no game's tests declare a table the matrix plays by closing (GameTests.matrix)")
+    game = CLOSING[0] if last in ("act", "seat") else "cacho"
     table_id = await make_table(arrangement, game=game, seats=4, bots=2, turn_seconds=3600)
     ana, cris, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "cris"), Person.at(arrangement, "wes")
     try:
@@ -1057,13 +938,14 @@ EVEN_WITHIN = 300.0
                          indirect=True)
 async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_go_to_the_emptier(
         arrangement: Arrangement) -> None:
-    """Four tables of bots (two of Cacho, two of Chinchón), two on each table worker by their work; the worker that
-    drives two of them is killed -9.
+    """Four tables of bots (two of Cacho, two of the first game that closes), two on each table worker by their
+    work; the worker that drives two of them is killed -9.
     The survivor takes them over, the dead one's replacement serves with none, and tables move back to it between
     hands until the two are even within one; whoever watches a table that moved follows it there, every event once.
     Then each new table goes to the worker with fewer."""
     since = arrangement.log_size()
-    ids = [await make_table(arrangement, game=("cacho", "chinchon")[n % 2], seats=2, bots=2) for n in range(4)]
+    games = ("cacho", *CLOSING[:1])
+    ids = [await make_table(arrangement, game=games[n % len(games)], seats=2, bots=2) for n in range(4)]
     await eventually(lambda: even(tables_by_worker(arrangement)), "the four tables shared out evenly")
     watchers = [await Person.at(arrangement, f"w{n}").watch(table_id) for n, table_id in enumerate(ids)]
     try:
@@ -1175,12 +1057,12 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
                                                                                     postgres: Cluster) -> None:
     """PostgreSQL stops under two hosts mid-hand: their calls answer UNAVAILABLE with a sentence (never UNKNOWN),
     their health says NOT_SERVING, their logs say it without a traceback and at most once per kind every 10 s;
-    when it is back they say SERVING again and ana's Cacho table and bia's Chinchón table come back by themselves,
+    when it is back they say SERVING again and ana's Cacho table and bia's rummy table come back by themselves,
     where each plays on the move she made as the store went."""
     cacho = await make_table(hosts, game="cacho", seats=2, bots=1, turn_seconds=3600)
-    chinchon = await make_table(hosts, game="chinchon", seats=2, bots=1, turn_seconds=3600)
+    rummy = await make_table(hosts, game=(*CLOSING, "cacho")[0], seats=2, bots=1, turn_seconds=3600)
     ana, bia = Person.at(hosts, "ana"), Person.at(hosts, "bia")
-    people = {ana: cacho, bia: chinchon}
+    people = {ana: cacho, bia: rummy}
     health = [Health(f"127.0.0.1:{port}") for port in hosts.ports]
     since = hosts.log_size()
     try:

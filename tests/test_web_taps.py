@@ -23,9 +23,11 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from cardtui.client import gamebook
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
-from tests.client.rummy_rig import SHORT_HANDS, short_hands
+from tests.client.rummy_rig import short_hands
+from tests.per_game import Taps, declared
 from tools.web_shots import STARTING, Device, Page, launch, open_page
 
 UPRIGHT = Device("upright", 390, 844, 2.0, True, "Ana")
@@ -34,30 +36,18 @@ ON_ITS_SIDE = Device("on-its-side", 844, 390, 2.0, True, "Caio")
 paints every frame in software: at three, the bigger iPhones', it painted 2.3 times as much for a hand of
 Pif Paf (22 s of the browser's CPU against 9.6 s), and the page lays itself out in CSS pixels alike. Its
 layout at three is tests/test_web_page.py's."""
-FEW = ("2", "3")
-QUICK_WINDOW = "500"
-"""The claim window a rummy table is made with, in ms, typed into the form's field on the phone's keyboard
-(below the fold: the form is swiped up to it). The bots never say they let a window go, so every
-discard's window is waited out whole: at the usual 2.5 s, most of a hand's time."""
-CLAIM = "Time to claim a discard (ms)"
 FIELD = "[▊█]"
 """What a number's field begins with: its own tall edge, or (on a phone's side, 24 rows, where a field has no
 edge) the dialog's."""
-OUT_AT = {"chinchon": ("Points that put a player out", "10")}
-"""The field, and what is typed in it, that makes a match of the rigged hand alone (``SHORT_HANDS``: the bot closes
-at its second turn with ana's cards unmelded): her points pass the target and she is out, so the one hand tapped
-is a whole match, played to its end."""
 FORM = "New table"
 """The create form's title, shown however far the form is scrolled (on a phone's side, 24 rows, its first fields
 go off the top once it is swiped down to the claim window's)."""
-GAMES = [("cacho", "Cacho", FEW), ("truco_paulista", "Truco paulista", None),
-         ("truco_argentino", "Truco argentino", FEW), ("pifpaf", "Pif Paf", FEW), ("cacheta", "Cacheta", FEW)]
-PLAYS = [(game, title, players, device) for device in (UPRIGHT, ON_ITS_SIDE) for game, title, players in GAMES] + [
-    ("chinchon", "Chinchón", FEW, UPRIGHT)]
-"""Each game held upright and on its side: its name in the form's list, the players picked (the first of these
-the list shows; None: the game's only count), the phone. Chinchón, on the rummy board the others already play on
-its side, is held upright only: a hand of taps is among the slowest tests. Its one hand is a whole match
-(``OUT_AT``)."""
+TAPS = {game: tests.taps for game, tests in declared().items() if tests.taps is not None}
+PLAYS = [(game, device) for device in (UPRIGHT, ON_ITS_SIDE) for game, taps in TAPS.items()
+         if device is UPRIGHT or taps.on_its_side]
+"""Each game held upright, and on its side unless its board is one the others already play on their side (a hand
+of taps is among the slowest tests): what the game's tests say of it (``GameTests.taps``), the phone. A field
+(``Taps.fields``) is typed on the phone's keyboard, below the fold: the form is swiped up to it."""
 BUTTONS = ("Check", "Call", "Pass", "Keep", "Aceito", "Quiero", "Tengo", "Son buenas", "Bet", "Raise", "Stock")
 """The action bar's buttons tapped when the board offers nothing of its own, the first shown first;
 else the bar's first button."""
@@ -252,7 +242,7 @@ async def step(page: Page) -> str | None:
 
 async def _step(page: Page) -> str | None:
     text = page.text()
-    for words in ("k knocks", "k closes with"):  # Chinchón's close
+    for words in ("k knocks", "k closes with"):  # a knock, or a close
         if words in text:
             await tap_first(page, words)
             await gone(page, words)
@@ -307,7 +297,7 @@ ATTEMPTS = 5
 and a tap that comes during one may land on another field or on Cancel."""
 
 
-async def create(page: Page, server: Running, game: str, title: str, players: tuple[str, ...] | None) -> None:
+async def create(page: Page, server: Running, game: str, title: str, taps: Taps) -> None:
     """The lobby's New, the form filled by taps, and Create. A tap that lands as the form lays itself
     out again may close it (a finger on Cancel), or open a list beside another label than the one meant:
     the form is opened again (cancelled first) and filled again, as a player would."""
@@ -327,12 +317,10 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
             await page.wait_for(FORM)
         try:
             await pick(page, "Game", (title,))
-            if players is not None:
-                await pick(page, "Players", players)
-            if game in ("pifpaf", "cacheta"):
-                await fill(page, CLAIM, QUICK_WINDOW)
-            if game in OUT_AT:  # the rigged hand leaves her past it: the match ends with the hand
-                await fill(page, *OUT_AT[game])
+            if taps.players is not None:
+                await pick(page, "Players", taps.players)
+            for field, typed in taps.fields:  # a short claim window; a target the short hand leaves her past
+                await fill(page, field, typed)
         except (AssertionError, TimeoutError) as error:
             tried.append(f"{attempt}: a pick failed ({str(error).splitlines()[0]}), the form "
                          + ("open" if FORM in page.text() else "closed"))
@@ -472,12 +460,12 @@ async def moved(page: Page, before: str) -> None:
 
 
 @pytest.mark.timeout(600)  # a hand of taps on a machine that may be busy
-@pytest.mark.parametrize(("game", "title", "players", "device"), PLAYS,
-                         ids=[f"{game}-{device.name}" for game, _t, _p, device in PLAYS])
+@pytest.mark.parametrize(("game", "device"), PLAYS, ids=[f"{game}-{device.name}" for game, device in PLAYS])
 async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running, web: WebServer, game: str,
-                                                 title: str, players: tuple[str, ...] | None, device: Device,
-                                                 tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if game in SHORT_HANDS:
+                                                 device: Device, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    taps, title, tests = TAPS[game], gamebook.get(game).title, declared()[game]
+    if tests.short_hand is not None:
         short_hands(game, monkeypatch)
     browser, devtools = await launch(chromium, device, tmp_path / "profile")
     try:
@@ -489,15 +477,15 @@ async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running,
             await page.call("Input.insertText", text=device.guest)
             await page.tap_element('#keys button[data-key="enter"]')  # the page's own Enter key
             await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t, timeout=STARTING)
-            await create(page, server, game, title, players)
+            await create(page, server, game, title, taps)
             tapped = await play(page, server, device, game, tmp_path)
             await page.shot(tmp_path / f"after-{game}-{device.name}.png")
             for hint in ("←/→", "enter sends", "enter: back", "esc back"):  # a touch board names no keys
                 assert hint not in page.text(), f"{hint!r} on a touch board:\n{page.text()}"
             assert tapped, "ana had a turn"
-            if game in ("cacheta", "pifpaf", "chinchon"):
+            if "discard" in tests.offered:
                 assert "card, discard" in tapped, tapped
-            if game in OUT_AT:  # the match is over, and the page says who won it
+            if taps.match_in_one:  # the match is over, and the page says who won it
                 await page.wait_for("wins the match", timeout=RESPONSE)
             if game.startswith("truco"):  # a card tapped, unless the hand ended as the bots ran from ana's truco
                 assert "card" in tapped or tapped[-1] == "Truco", tapped

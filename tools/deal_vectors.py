@@ -23,6 +23,7 @@ by the easy bots elsewhere, on a fixed generator, once: from then on its actions
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import random
 import sys
@@ -42,7 +43,6 @@ from cardtui.fair import (
     DealSeed,
     FairRandom,
     before,
-    sample_positions,
     shuffled,
     stream_block,
 )
@@ -184,38 +184,7 @@ def hand(
     return linked(dict(record, table=seed.table, hand=seed.hand, match=1), None)
 
 
-# -- each game's vectors ------------------------------------------------------------------
-def cacho_redeal() -> dict[str, Any]:
-    """Three players, the dealer seat 1: everyone passes the first card (a redeal), then two bet."""
-    seed = deal_seed(bytes(range(32)), ((0, h("ana")), (2, b"\x07")), "vectors-cacho", 1)
-    first_round = {"redealt": False}
-
-    def policy(state: Any, seat: int, legal: list[Action]) -> Action | None:
-        if state.round == 1 and not first_round["redealt"]:
-            if seat == 1:  # the last to speak: the deal is void after this pass
-                first_round["redealt"] = True
-            return Action("pass")
-        if state.round in (1, 2):
-            return Action("pass") if seat == 1 else next(a for a in legal if a.type == "bet")
-        return next((a for a in legal if a.type in ("check", "call")), None)
-
-    record = hand("cacho", ["ana", "bia", "caio"], seed, 1, [20, 20, 20], policy=policy)
-    rng = FairRandom(seed)
-    pack = pack_of(record)
-    packs = [shuffled(PACKS[pack], rng) for _ in range(2)]
-    return {"title": "Cacho, 3 players, dealer seat 1: a redeal", "game": "cacho", "pack": pack, "packs": packs,
-            "draws": shuffle_draws(PACKS[pack], seed), "history": record}
-
-
-def cacho_bust() -> dict[str, Any]:
-    """Four players, seat 2 out of chips: it is skipped; the dealer is seat 3."""
-    seed = deal_seed(h("cacho server 2"), ((1, h("bia 2")), (3, h("duda 2"))), "vectors-cacho-2", 1)
-    record = hand("cacho", ["ana", "bia", "caio", "duda"], seed, 3, [5, 3, 0, 7], bots=2)
-    packs = [shuffled(PACKS[pack_of(record)], FairRandom(seed))]
-    return {"title": "Cacho, 4 players, seat 2 has no chips, dealer seat 3", "game": "cacho",
-            "pack": pack_of(record), "packs": packs, "history": record}
-
-
+# -- what the games' vectors (tools/vectors_<game>.py) are made with --------------------------------
 def rummy_stock(state: Any) -> list[str]:
     """The stock as it stands, the next card drawn first."""
     return [str(c) for c in reversed(state.stock)]
@@ -251,43 +220,6 @@ def until_rebuilt(state: Any, seat: int, legal: list[Action]) -> Action | None:
     return None
 
 
-def pifpaf() -> dict[str, Any]:
-    seed = deal_seed(h("pifpaf server"), ((0, h("ana 3")), (1, bytes(64)), (3, h("duda 3"))), "vectors-pifpaf", 1)
-    return rummy("pifpaf", "Pif Paf, 4 players, dealer seat 2: the stock runs out and is rebuilt", seed,
-                 ["ana", "bia", "caio", "duda"], 2, [50, 50, 50, 50], policy=until_rebuilt)
-
-
-def cacheta() -> dict[str, Any]:
-    seed = deal_seed(h("cacheta server"), ((2, h("caio 4")),), "vectors-cacheta", 1)
-    return rummy("cacheta", "Cacheta, 3 players, dealer seat 0: the flip", seed, ["ana", "bia", "caio"], 0,
-                 [10, 10, 10])
-
-
-def chinchon() -> dict[str, Any]:
-    """Chinchón at three, the pack of 48 and two jokers (the options choose it): the card turned up, then the stock."""
-    seed = deal_seed(h("chinchon server"), ((1, h("bia 7")), (2, h("caio 7"))), "vectors-chinchon", 1)
-    return rummy("chinchon", "Chinchón, 3 players, dealer seat 2, the pack of 48 and two jokers: the card turned up",
-                 seed, ["ana", "bia", "caio"], 2, [0, 0, 0], options={"cards": 48, "jokers": 2})
-
-
-def paulista_blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The three-card blocks as the deal gives them out, front of the pack first, and to whom."""
-    game = GAMES["truco_paulista"]
-    assert isinstance(game, Game)
-    out: list[dict[str, Any]] = []
-    before: list[Any] | None = None
-    for _seat, _action, _events, state in game.replaying(record):
-        hands = [list(map(str, h_)) for h_ in state.hands]
-        taken = 40 - len(state.deck)
-        if len(out) * 3 < taken:
-            for i in range(len(out), taken // 3):
-                cards = [str(c) for c in game_deck(record)[3 * i:3 * i + 3]]
-                to = next(s for s in range(4) if hands[s] == cards and (before is None or before[s] != cards))
-                out.append({"to": to, "cards": cards})
-        before = hands
-    return out
-
-
 def pack_of(record: dict[str, Any]) -> str:
     """The pack a hand was dealt from: its game's, by the table's options (docs/deal.md §2)."""
     return GAMES[record["game"]].pack(record["options"])
@@ -295,51 +227,6 @@ def pack_of(record: dict[str, Any]) -> str:
 
 def game_deck(record: dict[str, Any]) -> list[str]:
     return shuffled(PACKS[pack_of(record)], FairRandom(DealSeed.from_record(record["fair"])))
-
-
-def paulista_choices() -> dict[str, Any]:
-    """The mão rejects, passes to the partner, then keeps; the others are dealt in turn."""
-    seed = deal_seed(h("paulista server"), ((1, h("bia 5")), (2, h("caio 5"))), "vectors-paulista", 1)
-    script = ["reject", "pass_cards", "keep"]
-
-    def policy(state: Any, seat: int, legal: list[Action]) -> Action | None:
-        if state.phase.value == "deal" and script:
-            kind = script.pop(0)
-            return next(a for a in legal if a.type == kind)
-        return None
-
-    record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 3, [0, 0, 0, 0], policy=policy)
-    return {"title": "Truco paulista, dealer seat 3 (the mão is seat 0): reject, pass, keep",
-            "game": "truco_paulista", "pack": pack_of(record), "packs": [game_deck(record)],
-            "blocks": paulista_blocks(record), "history": record}
-
-
-def paulista_onze() -> dict[str, Any]:
-    seed = deal_seed(h("paulista server 2"), ((0, h("ana 6")),), "vectors-paulista-2", 1)
-    record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 0, [11, 7, 11, 7])
-    return {"title": "Truco paulista, mão de onze (team 0 on 11), dealer seat 0", "game": "truco_paulista",
-            "pack": pack_of(record), "packs": [game_deck(record)], "blocks": paulista_blocks(record), "history": record}
-
-
-def paulista_ferro() -> dict[str, Any]:
-    seed = deal_seed(h("paulista server 3"), (), "vectors-paulista-3", 1)
-    record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 2, [11, 11, 11, 11])
-    return {"title": "Truco paulista, mão de ferro (both on 11), dealer seat 2, no player's seed",
-            "game": "truco_paulista", "pack": pack_of(record), "packs": [game_deck(record)],
-            "blocks": paulista_blocks(record), "history": record}
-
-
-def argentino(players: int, dealer: int, options: dict[str, Any], title: str, pica: bool = False) -> dict[str, Any]:
-    names = ["ana", "bia", "caio", "duda", "eva", "fabi"][:players]
-    table = f"vectors-argentino-{players}" + ("-pica" if pica else "")
-    seed = deal_seed(h(f"argentino server {players}{' pica' if pica else ''}"),
-                    ((0, h(f"ana {players}")), (players - 1, b"cut")), table, 1)
-    record = hand("truco_argentino", names, seed, dealer, [0] * players, options=options,
-                  recall={"pica_pica": True} if pica else None)
-    positions = sample_positions(FairRandom(seed), 40, 3 * players)
-    pack = PACKS[pack_of(record)]
-    return {"title": title, "game": "truco_argentino", "pack": pack_of(record), "positions": positions,
-            "drawn": [pack[p] for p in positions], "history": record}
 
 
 def chain() -> list[dict[str, Any]]:
@@ -424,6 +311,19 @@ def accounting() -> list[dict[str, Any]]:
     return out
 
 
+def game_vectors(name: str) -> tuple[Callable[[], dict[str, Any]], ...]:
+    """A game's vectors: ``DEALS`` of its own module, ``tools/vectors_<game>.py`` (none for a game without one, such
+    as a test's plugged-in game; a published game's vectors missing make the file come out different)."""
+    try:
+        module = importlib.import_module(f"tools.vectors_{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"tools.vectors_{name}":
+            raise
+        return ()
+    deals: tuple[Callable[[], dict[str, Any]], ...] = module.DEALS
+    return deals
+
+
 def section() -> dict[str, Any]:
     """The streams, the deals and the chain of hands, under the scheme being made (``SCHEME_NOW``)."""
     return {
@@ -432,20 +332,7 @@ def section() -> dict[str, Any]:
             stream_vector(deal_seed(h("stream server"), ((0, h("seat 0")), (3, bytes(range(64))), (5, b"\xff")),
                                     "mesa-ñ", 70000), [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 256, 9]),
         ],
-        "deals": [
-            cacho_redeal(),
-            cacho_bust(),
-            pifpaf(),
-            cacheta(),
-            chinchon(),
-            paulista_choices(),
-            paulista_onze(),
-            paulista_ferro(),
-            argentino(2, 0, {}, "Truco argentino, 2 players, dealer seat 0"),
-            argentino(4, 2, {"flor": True}, "Truco argentino, 4 players with flor, dealer seat 2"),
-            argentino(6, 4, {}, "Truco argentino, 6 players (pica-pica on; this deal is a 3v3 round), dealer seat 4"),
-            argentino(6, 1, {}, "Truco argentino, 6 players: a pica-pica deal (three 1v1s), dealer seat 1", pica=True),
-        ],
+        "deals": [make() for name in GAMES for make in game_vectors(name)],
         "chain": chain(),
     }
 
@@ -501,4 +388,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import tools.deal_vectors  # each game's module reads this module's state (``SCHEME_NOW``), not __main__'s
+
+    tools.deal_vectors.main()

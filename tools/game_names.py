@@ -18,7 +18,8 @@ family's folder is the package of its ``Family``). A game's own modules: its ent
 (``engine/games/<name>.py``, ``client/games/<name>.py``), its rules' module, its family's. A family's own modules: its
 engine folder (``engine/rummy/``), its games' entries and client facts, and its games' boards with their parts
 (``client/boards/rummy*.py``). A bench module named for a game (``bench/recount_<name>.py``, ``bench/<name>_*.py``)
-is the game's own, as its tests are.
+is the game's own, as are a tool module named so (``tools/vectors_<name>.py``) and its tests
+(``tests/**/test_<name>.py``, ``tests/**/test_<name>_*.py``).
 
 The benches and the tools are read too (``OUTSIDE``): they are not the package, and they still name the games in
 many places (a bench of one game, a list of tables); ``tests/test_layout.py`` holds their count, which may only go
@@ -33,7 +34,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from functools import cache
@@ -96,7 +97,8 @@ def registries() -> Registries:
     game_own: dict[str, tuple[str, ...]] = {}
     for name, entry in games.ENTRIES.items():
         own = [f"engine/games/{name}.py", f"client/games/{name}.py", _path(type(entry.rules).__module__),
-               f"bench/{name}.py", f"bench/{name}_*.py", f"bench/*_{name}.py"]
+               f"bench/{name}.py", f"bench/{name}_*.py", f"bench/*_{name}.py", f"tools/*_{name}.py",
+               f"tests/*test_{name}.py", f"tests/*test_{name}_*.py"]
         fam_name = family_of[name]
         if fam_name in folders:
             own.append(folders[fam_name] + "/*")
@@ -166,6 +168,44 @@ def places(source: str, path: str, reg: Registries | None = None) -> Iterator[tu
         for game in named:
             if not owned(reg.games[game], path):
                 yield node.lineno, game
+
+
+@cache
+def titles() -> dict[str, str]:
+    """Each game's title as the client says it (``client.gamebook``: "Pif Paf", "Chinchón"), by its name."""
+    from cardtui.client import gamebook
+
+    return {name: game.title for name, game in gamebook.known().items()}
+
+
+def titled(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
+    """(line, the game named) for each string in one module, not a docstring, that holds a game's title and is not
+    the game's own: a sentence or a label that lists games by hand ("Meld hints are for Pif Paf and Cacheta."),
+    which falls behind the day a game is added or taken away, as a name does (``places`` reads names alone)."""
+    reg = reg or registries()
+    every = nodes(ast.parse(source, path))
+    docs = {id(n.value) for n in every if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    found: set[tuple[int, str]] = set()
+    for node in every:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            for game, title in titles().items():
+                if title in node.value and not owned(reg.games[game], path):
+                    found.add((node.lineno, game))
+    yield from sorted(found)
+
+
+def unknown_in_place(where: str, known: Iterable[str]) -> list[str]:
+    """The parts of a help row's place ("Pif Paf, Cacheta"; "Cacheta; Pif Paf") that read as a game's title but
+    name no game the client knows: a game taken away and still listed by hand, which ``titled`` cannot see (it
+    looks for the titles of the games there are). A place the help names otherwise ("lobby", "no server") is
+    lower case; a title is capitalised."""
+    titles_known = set(known)
+    return [part for part in re.split(r"[,;] ", where) if part[:1].isupper() and part not in titles_known]
+
+
+def scan_titles(root: Path) -> list[tuple[str, int, str]]:
+    """(path, line, game) for every string under ``root``'s package that holds a game's title outside its own."""
+    return _scan(root, titled)
 
 
 def _words(identifier: str) -> list[str]:
@@ -312,6 +352,23 @@ def scan_branches(root: Path) -> list[tuple[str, int, str]]:
     return _scan(root, branches)
 
 
+SHARED = ("tests", "tools", "bench")
+"""Where a game's own test, tool and bench modules sit beside shared ones: a shared one that names a game changes
+when that game is taken away (``shared``)."""
+
+
+def shared(root: Path) -> dict[str, list[str]]:
+    """Each game: the modules under ``root``'s tests, tools and benches, not its own, that name it (a string that is
+    its name, an identifier with its name in it). Each of them is a file that taking the game away changes; a game
+    declares its rows for the shared tests in its own tests (``tests/per_game.py``)."""
+    reg = registries()
+    out: dict[str, set[str]] = {game: set() for game in reg.games}
+    for path, source in modules(root, SHARED):
+        for _line, game in [*places(source, path, reg), *identified(source, path, reg)]:
+            out[game].add(path)
+    return {game: sorted(paths) for game, paths in out.items()}
+
+
 def main(argv: list[str]) -> int:
     root = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent
     named, branched = scan(root), scan_branches(root)
@@ -330,6 +387,10 @@ def main(argv: list[str]) -> int:
         mine = [f for f in outside if f[0].startswith(part + "/")]
         print(f"{part}/: {len(mine)} places name a game (strings and identifiers), in "
               f"{len({p for p, _, _ in mine})} modules")
+    for path, line, game in scan_titles(root):
+        print(f"{path}:{line}: the game {game}, by its title")
+    for game, paths in shared(root).items():
+        print(f"{game}: named by {len(paths)} shared modules of tests/, tools/, bench/: {' '.join(paths)}")
     return 1 if named or ids or branched else 0
 
 

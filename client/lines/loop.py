@@ -937,14 +937,14 @@ class LineRoom:
         await self.act(at, picked.action)
 
     async def hint(self, rest: str) -> None:
-        """The melds a card of the player's makes or would complete (Pif Paf, Cacheta): the card named, else
+        """The melds a card of the player's makes or would complete (the rummy games): the card named, else
         the one just drawn."""
         if (at := self._at()) is None:
             return
         assert self.conn is not None
         view = at.model.view
         if view is None or view.WhichOneof("game") != "rummy":
-            self.say(_("Meld hints are for Pif Paf and Cacheta."))
+            self.say(_("Meld hints are for the rummy games, during a hand."))
             return
         if at.spectating:
             self.say(_("You are watching: you hold no cards."))

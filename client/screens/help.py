@@ -25,6 +25,24 @@ class KeyRow:
     keys: str
     what: str
     actions: tuple[str, ...] = ()
+    games_binding: str = ""
+    """For a row of some games' keys: the action whose games it names (``hint``). Its place is then every
+    known game whose board binds that action, by title (``place``), so the row names whichever games have it
+    and none that has gone; ``where`` is left empty."""
+
+
+def games_binding(action: str) -> tuple[str, ...]:
+    """The titles of the games this client knows whose board binds ``action``, in the registry's order."""
+    from cardtui.client import gamebook
+
+    return tuple(game.title for game in gamebook.known().values()
+                 if any(isinstance(b, Binding) and b.action == action for b in game.board().BINDINGS))
+
+
+def place(row: KeyRow) -> str:
+    """Where ``row``'s keys work, as the table's first cell says it (before it is looked up in the reader's
+    language: a game's title is the same in every language)."""
+    return ", ".join(games_binding(row.games_binding)) if row.games_binding else row.where
 
 
 KEY_ROWS: list[KeyRow] = [
@@ -58,8 +76,8 @@ KEY_ROWS: list[KeyRow] = [
     KeyRow("Pif Paf, Cacheta", "`s`, `p`, `c`, `x`",
            N_("draw from the stock, take the pile's top, claim or cut, let it go"),
            ("game:draw:stock", "game:draw:pile", "game:claim", "game:pass")),
-    KeyRow("Pif Paf, Cacheta, Chinchón", "`h`", N_("meld hint: the melds the picked card joins or would complete, "
-                                                   "from your own cards"), ("hint",)),
+    KeyRow("", "`h`", N_("meld hint: the melds the picked card joins or would complete, from your own cards"),
+           ("hint",), games_binding="hint"),
     KeyRow("Cacheta; Pif Paf", "`n`; `c` `b` `r` `f`", N_("na boa; check or call, bet, raise, fold"),
            ("game:declare", "game:check", "game:bet", "game:raise", "game:fold")),
     KeyRow(N_("table"), "`/`", N_("chat (enter sends, escape returns to the table)"), ("chat",)),
@@ -110,9 +128,9 @@ def keys_text(where: str | None = None) -> str:
         action = runs(row, where)
         return _(row.what) if action is None else f"[{_(row.what)}]({KEY_LINK}{action})"
 
-    rows = [f"| {_(row.where)} | {_(row.keys)} | {said(row)} |" for row in KEY_ROWS]
-    title, place, key, does = _("Keys"), _("where"), _("key"), _("what")
-    head = f"## {title}\n| {place} | {key} | {does} |\n|---|---|---|\n"
+    rows = [f"| {_(place(row))} | {_(row.keys)} | {said(row)} |" for row in KEY_ROWS]
+    title, at, key, does = _("Keys"), _("where"), _("key"), _("what")
+    head = f"## {title}\n| {at} | {key} | {does} |\n|---|---|---|\n"
     return "\n" + head + "\n".join(rows) + "\n"
 
 
@@ -134,7 +152,10 @@ def rules_text(game: str | None, table: str = "", where: str | None = None) -> s
     """The game's rules, then ``table`` (what this table's options make the game), then the keys (those of
     the screen ``where`` tappable)."""
     if game is None:
-        about = _("A card room for Pif Paf, Cacheta, Truco paulista, Truco argentino and Cacho.")
+        from cardtui.client import gamebook
+
+        games = ", ".join(game.title for game in gamebook.known().values())  # every game registered, none left out
+        about = _("A card room for {games}.").format(games=games)
         return "# cardtui\n" + about + "\n" + keys_text(where)
     text = rules_page(game)
     if text is None:

@@ -34,8 +34,8 @@ def rigged_deck(
     deck: Sequence[Card] = DECK, size: int = 9,
 ) -> list[Card]:
     """The ``deck`` ``shuffled`` returns so that the deal gives ``hands`` (``size`` cards each, seats dealt in
-    ``order``, the dealer's left first; a seat not named gets whatever is left), then the flip (Chinchón's card
-    turned up), then ``stock`` from its top; the rest below."""
+    ``order``, the dealer's left first; a seat not named gets whatever is left), then the card shown after the deal
+    (a flip, a card turned up to start the pile), then ``stock`` from its top; the rest below."""
     named = {s: list(parse_cards(h)) for s, h in hands.items()}
     after = [*(parse_cards(flip) if flip is not None else ()), *parse_cards(stock)]
     left = Counter(deck)
@@ -53,30 +53,17 @@ def rigged_deck(
     return (first + list(spare))[::-1]  # the deal pops from the end
 
 
-SHORT_HANDS = {
-    "cacheta": ({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 0: "7S 8S 9S 10D JD QD 4C 5C KH"}, [1, 0], "2D", "QC JH 9C"),
-    "pifpaf": ({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 2: "QH QS 9D 10D 5D 5C 2C KS 7H", 0: "4C 4D 7S 8S JH JC 3D 10H 2H"},
-               [1, 2, 0], None, "QD JS 9C 9C"),
-    "chinchon": ({1: "1c 2c 3c 4o 5o 6o 12o", 0: "7e 10b 11c 12c 7b 10o 11o"}, [1, 0], "11e", "10e 7c 2e"),
-}
-"""A short rummy hand at the fewest players, the same each time, for the tests that play one through a
-client: the first bot to play (seat 1; the person who made the table is seat 0) is dealt a hand one card
-from going out and draws that card at its second turn (at Pif Paf, whether or not the other bot folded
-in the betting), so the person draws and discards first. Each: the seats' cards, the order dealt,
-Cacheta's flip (Chinchón's card turned up), the stock from its top (``rigged_deck``'s arguments). At Chinchón
-the bot's 12o and the 10e it draws first count 10 each, more than the table's limit of 5 left out; the 2e it draws
-next lets it close. A client that checks its deals says
-that such a deal does not check out: a test that listens for a fair deal's check cannot use one."""
-
-
-PACKS: dict[str, dict[str, Any]] = {"chinchon": {"deck": pack("spanish40"), "size": 7}}
-"""The pack and the cards dealt each, where a game's are not the two French decks and nine (``rigged_deck``)."""
-
-
 def short_hands(game: str, monkeypatch: Any) -> None:
-    """Every hand the server in this process deals at ``game`` is ``SHORT_HANDS``' (``monkeypatch``: pytest's)."""
-    hands, order, flip, stock = SHORT_HANDS[game]
-    deck = rigged_deck(hands, order, flip=flip, stock=stock, **PACKS.get(game, {}))
+    """Every hand the server in this process deals at ``game`` is the game's short hand (``GameTests.short_hand``, in
+    its own tests: the first bot to play, seat 1, is dealt a hand one card from going out and draws that card at its
+    second turn, so the person, seat 0, draws and discards first). ``monkeypatch``: pytest's. A client that checks
+    its deals says that such a deal does not check out: a test that listens for a fair deal's check cannot use one."""
+    from tests.per_game import declared
+
+    short = declared()[game].short_hand
+    assert short is not None, f"{game} declares no short hand (GameTests.short_hand)"
+    sized = {"deck": pack(short.pack), "size": short.size or 9} if short.pack else {}
+    deck = rigged_deck(short.hands, list(short.order), flip=short.shown, stock=short.stock, **sized)
     monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
 
 

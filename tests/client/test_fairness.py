@@ -32,6 +32,7 @@ from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, lobby_pb2, rummy_pb2, table_pb2
 from tests.client.waiting import at_table, in_lobby, play_by_keys, until
 from tests.conftest import PATIENT_CUTS, create, end_cut_window
+from tests.per_game import Hands, declared
 
 TABLE = "t-fair"
 
@@ -155,24 +156,20 @@ def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
             yield v, verdict
 
 
-CASES = [("cacho", 4, 120), ("truco_paulista", 4, 120), ("truco_argentino", 6, 120), ("pifpaf", 4, 12),
-         ("cacheta", 4, 12), ("chinchon", 3, 12), ("chinchon-48", 4, 12)]
-OPTIONS: dict[str, dict[str, object]] = {"truco_argentino": {"pica_pica": True},
-                                         "chinchon-48": {"cards": 48, "jokers": 2}}
-"""Tables played with options of their own: truco argentino's duels at six, Chinchón's pack of 48 with two jokers
-(the pack each table's options choose, docs/deal.md §10.5)."""
+CASES = [(game, table) for game, tests in declared().items() for table in tests.fair]
+"""Each game's tables (``GameTests.fair``, in its own test module), some with options of their own (truco
+argentino's duels at six, a pack chosen by the options)."""
 
 
 @pytest.mark.parametrize("late", [False, True], ids=["", "a-late-seed"])
-@pytest.mark.parametrize(("game", "players", "hands"), CASES, ids=[c[0] for c in CASES])
-def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, players: int, hands: int,
-                                                                 late: bool) -> None:
+@pytest.mark.parametrize(("game", "case"), CASES, ids=[g + (t.label and "-" + t.label) for g, t in CASES])
+def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, case: Hands, late: bool) -> None:
     """Every seat cuts with its pledged chain's links; with ``late``, seat 2's link comes too late every hand: its
     client says its seed was not used, and everyone else's, the spectator's too, that seat 2's pledged link is not
     in the deal (whoever held it back could choose between two decks), never ✔."""
-    options = OPTIONS.get(game)
-    table = play(game.split("-")[0], players, hands, seed=14, late=frozenset({1}) if late else frozenset(),
-                 options=options)
+    players, hands = case.players, case.hands
+    table = play(game, players, hands, seed=14, late=frozenset({1}) if late else frozenset(),
+                 options=dict(case.options) or None)
     found = list(verdicts(table))
     assert len(found) == hands * (players + 1)
     assert [(v, x) for v, x in found if x.problems or not x.checked] == []
@@ -245,7 +242,7 @@ TAMPERS: dict[str, tuple[Tamper, str, frozenset[int | None]]] = {
 }
 
 
-@pytest.mark.parametrize("game", ["cacho", "truco_paulista", "pifpaf", "chinchon"])
+@pytest.mark.parametrize("game", [game for game, tests in declared().items() if tests.tampered])
 @pytest.mark.parametrize("kind", sorted(TAMPERS))
 def test_an_altered_deal_or_reveal_is_flagged_in_words(game: str, kind: str) -> None:
     tamper, words, flagged = TAMPERS[kind]

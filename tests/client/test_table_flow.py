@@ -36,6 +36,7 @@ from cardtui.v1 import common_pb2, lobby_pb2
 from tests.client.footer_check import footer_items
 from tests.client.waiting import PATIENCE, exited, in_lobby, settled, until
 from tests.conftest import Player, bots_wait, create, next_hand_now
+from tests.per_game import declared
 from tests.waiting import eventually
 
 SMALL = (80, 24)
@@ -526,8 +527,8 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         assert "must be from 1 to 2" in str(dialog.query_one("#err-opt-mazo_first", Static).render())
 
 
-USUAL = {"cacho": 4, "truco_paulista": 4, "truco_argentino": 2, "pifpaf": 4, "chinchon": 3, "cacheta": 4}
-"""How many usually play each game: where a new table's form starts."""
+USUAL = {game: tests.usual for game, tests in declared().items()}
+"""How many usually play each game: where a new table's form starts (``GameTests.usual``, in each game's tests)."""
 
 
 async def test_a_new_table_starts_with_as_many_players_as_usually_play_its_game(server: Running) -> None:
@@ -551,7 +552,9 @@ async def test_a_new_table_starts_with_as_many_players_as_usually_play_its_game(
         await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))
         assert app.conn is not None
         [table] = await app.conn.tables()
-        assert table.game == "cacheta" and len(table.seats) == 4 and sum(s.bot for s in table.seats) == 3
+        last = list(USUAL)[-1]  # the game picked last
+        assert table.game == last and len(table.seats) == USUAL[last]
+        assert sum(s.bot for s in table.seats) == USUAL[last] - 1
 
 
 async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
@@ -580,16 +583,18 @@ async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
 
 
 async def test_a_new_game_never_shows_more_bot_levels_than_its_seats_take(server: Running) -> None:
-    """From Cacho (four seats, three bots) to Chinchón (three seats): every time the levels are built they are one per
-    bot of the seats then chosen, never the old game's three bots at three seats (three levels for two bots, until
-    the bots were changed by hand)."""
+    """From the form's first game (four seats, three bots) to the game with the most seats fewer (three, with the
+    games there are today): every time the levels are built they are one per bot of the seats then chosen, never
+    the old game's three bots at three seats (three levels for two bots, until the bots were changed by hand)."""
     from textual.widgets import Select
 
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
         dialog = await create_form(pilot, app)
         seats, bots = dialog.query_one("#seats", Select), dialog.query_one("#bots", Select)
-        assert (dialog.game.name, seats.value, bots.value) == ("cacho", 4, 3)
+        start = dialog.game.name
+        assert (seats.value, bots.value) == (USUAL[start], USUAL[start] - 1)
+        fewer = max((g for g in USUAL if USUAL[g] < USUAL[start]), key=lambda g: USUAL[g])
         built: list[tuple[object, object, int]] = []
         build = dialog._build_levels
 
@@ -598,11 +603,12 @@ async def test_a_new_game_never_shows_more_bot_levels_than_its_seats_take(server
             built.append((seats.value, bots.value, len(dialog.levels())))
 
         dialog._build_levels = watched  # type: ignore[method-assign]
-        dialog.query_one("#game", Select).value = "chinchon"
-        await until(pilot, lambda: dialog.game.name == "chinchon" and len(dialog.levels()) == 2)
+        dialog.query_one("#game", Select).value = fewer
+        await until(pilot, lambda: dialog.game.name == fewer and len(dialog.levels()) == USUAL[fewer] - 1)
         await settled(pilot)
         assert built and all(isinstance(s, int) and isinstance(b, int) and b < s and n == b for s, b, n in built), built
-        assert (seats.value, bots.value, dialog.levels()) == (3, 2, ["normal", "normal"])
+        assert (seats.value, bots.value, dialog.levels()) == (USUAL[fewer], USUAL[fewer] - 1,
+                                                              ["normal"] * (USUAL[fewer] - 1))
 
 
 async def test_a_slow_rebuild_holds_back_neither_the_footer_nor_the_form(server: Running) -> None:

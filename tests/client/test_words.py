@@ -137,9 +137,9 @@ def guide_key_rows() -> list[tuple[str, str, str]]:
 
 
 def test_the_guides_key_table_is_the_helps() -> None:
-    from cardtui.client.screens.help import KEY_ROWS
+    from cardtui.client.screens.help import KEY_ROWS, place
 
-    assert guide_key_rows() == [(r.where, r.keys, r.what) for r in KEY_ROWS]
+    assert guide_key_rows() == [(place(r), r.keys, r.what) for r in KEY_ROWS]
 
 
 def test_every_key_the_help_gives_does_what_it_says() -> None:
@@ -149,9 +149,9 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
     from textual.binding import Binding
 
     from cardtui.client.boards.rummy import RummyBoard
-    from cardtui.client.gamebook import get
+    from cardtui.client.gamebook import get, known
     from cardtui.client.screens.connect import ConnectScreen
-    from cardtui.client.screens.help import KEY_ROWS
+    from cardtui.client.screens.help import KEY_ROWS, games_binding, place
     from cardtui.client.screens.replay import ReplayScreen
     from cardtui.client.screens.tournaments import TournamentScreen
 
@@ -165,12 +165,16 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
         return out
 
     screens = {"lobby": bound(LobbyScreen), "table": bound(TableScreen), "watching": bound(TableScreen),
-               "Pif Paf, Cacheta": bound(RummyBoard), "Pif Paf, Cacheta, Chinchón": bound(RummyBoard),
+               "Pif Paf, Cacheta": bound(RummyBoard),
                "replay": bound(ReplayScreen), "no server": bound(ConnectScreen),
                "anywhere": bound(CardApp, LobbyScreen, TableScreen), "tournament": bound(TournamentScreen)}
     games = {"Pif Paf, Cacheta": ("pifpaf", "cacheta"), "Cacheta; Pif Paf": ("cacheta", "pifpaf")}
     checked = 0
     for row in KEY_ROWS:
+        # a row naming the games that have its action (found by that action, never by a title): each game's board
+        named = [g for g in known().values() if g.title in games_binding(row.games_binding)]
+        assert not row.games_binding or (named and place(row) == ", ".join(g.title for g in named)), row
+        owners = [bound(g.board()) for g in named] if row.games_binding else [screens.get(row.where, {})]
         keys = [GLYPHS.get(k, k) for k in re.findall(r"`([^`]+)`", row.keys)]
         assert len(keys) == len(row.actions), row
         for key, action in zip(keys, row.actions, strict=True):
@@ -179,11 +183,27 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
                 assert any(get(g).keys.get(kind) == key or get(g).keys.get(kind.replace("claim", "cut")) == key
                            for g in games[row.where]), (row.where, key, kind)
             else:
-                assert action in screens[row.where].get(key, set()), (row.where, key, action)
+                assert all(action in owner.get(key, set()) for owner in owners), (place(row), key, action)
             checked += 1
     assert checked > 30
     # The rummy hand sorts with o; s draws from the stock (the keys' table once said s sorts).
     assert "sort" in screens["Pif Paf, Cacheta"]["o"] and get("pifpaf").keys["draw:stock"] == "s"
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_the_meld_hint_row_names_every_game_with_hints_in_every_language(lang: str) -> None:
+    """The keys table's hint row names the games whose board has a meld hint, each by its title, in every
+    language: the rummy family's, as the registry holds them, so a game taken away leaves it."""
+    from cardtui.client.boards.rummy import RummyBoard
+    from cardtui.client.gamebook import known
+    from cardtui.client.screens.help import KEY_ROWS, keys_text
+
+    row = next(r for r in KEY_ROWS if r.games_binding == "hint")
+    rummy = [g.title for g in known().values() if g.board() is RummyBoard]
+    with speaking(lang):
+        text = keys_text()
+        said = next(line for line in text.splitlines() if line.endswith(f"| {i18n._(row.what)} |"))
+    assert rummy and said.startswith(f"| {', '.join(rummy)} | {row.keys} |"), said
 
 
 # -- closing a table you created -----------------------------------------------------------------

@@ -31,13 +31,83 @@ from cardtui.engine.rummy.records import (
     RummyDrawnCard,
     RummyKnocked,
     RummyMeld,
+    RummyView,
     RummyWindowClosed,
 )
+from cardtui.v1 import analysis_pb2
+from tests.deal_rules import rummy_deal
+from tests.engine.replaying import Played, check_steps, kinds, played
 from tests.held import cards_in
-from tests.per_game import GameTests, Short
+from tests.per_game import GameTests, Hands, Reason, Short, ShortHand, Sim, Taps
+
+
+def cacheta_knock() -> Played:
+    """Bots play a Cacheta hand from a fixed seed to its knock."""
+    bot = GAME.bot
+    assert bot is not None
+    rng = random.Random(2)
+    return played(GAME, 3, 2, lambda st, seat, legal: bot(GAME.view(st, seat), legal, rng))
+
+
+def test_a_cacheta_hand_to_its_knock() -> None:
+    record, live, actors = cacheta_knock()
+    steps = check_steps(GAME, record, live, actors)
+    assert record["result"]["knock"] is not None
+    assert "RummyKnocked" in kinds(steps[-1].events)
+    for step in steps:
+        view = step.view
+        assert isinstance(view, RummyView) and view.cards == ()
+        for s in view.seats:
+            assert len(s.cards) == s.card_count, "every hand face up"
+    deal = steps[0].view
+    assert isinstance(deal, RummyView)
+    assert [sorted(map(str, s.cards)) for s in deal.seats] == [sorted(record["deal"][str(s)]) for s in range(3)]
+    end = steps[-1].view
+    assert isinstance(end, RummyView) and end.result is not None and end.result.knock is not None
+    knocker = next(s for s in end.seats if s.seat == end.result.knock.seat)
+    melded = [c for m in end.result.knock.melds for c in m.cards]
+    assert sorted(map(str, knocker.cards)) == sorted(map(str, melded)), "the knocker's hand is its melds"
+
+
+REASONS = {
+    "ten": Reason(
+        analysis_pb2.AnalysisReason(
+            knock=analysis_pb2.KnockAdvice(melded=9, outs=88, unseen=88, stock=30, discard="2S", tens=6, fewest=2)
+        ),
+        {
+            "en": (
+                "88 of the 88 unseen cards would take you out",
+                "6 of them would meld all ten",
+                "a knock of ten takes 2 points from every other player, one of nine 1",
+                "The fewest points another player holds: 2.",
+            ),
+            "pt_BR": (
+                "6 delas baixariam as dez",
+                "bater com dez tira 2 pontos",
+                "O outro jogador com menos pontos tem 2.",
+            ),
+            "es": (
+                "6 de ellas ligarían las diez",
+                "cortar con diez le quita 2 puntos",
+                "El otro jugador con menos puntos tiene 2.",
+            ),
+        },
+    ),
+}
+"""The analysis's reasons at this game, and what is said of each in every language (tests/per_game.py)."""
+
 
 TESTS = GameTests(watched=Short(3, {"start_points": 2, "claim_ms": 500}), tournament=Short(4), entries=8,
-                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "cut", "pass", "declare"}))
+                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "cut", "pass", "declare"}),
+                  usual=4, fair=(Hands(4, 12),),
+                  sims=(Sim(2, {"start_points": 1}, 3, "normal", frozenset({"flip", "standings"})),
+                        Sim(5, {"tournament": True}, 3, "normal", frozenset({"flip"})),
+                        Sim(8, {}, 1, "easy", frozenset({"flip"}))),
+                  seldom=((2, "rebuild"), (6, "rebuild")),
+                  short_hand=ShortHand({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 0: "7S 8S 9S 10D JD QD 4C 5C KH"}, (1, 0),
+                                       "2D", "QC JH 9C"),
+                  taps=Taps(("2", "3"), fields=(("Time to claim a discard (ms)", "500"),)), reasons=REASONS,
+                  replayed=cacheta_knock, deal=rummy_deal)
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -10,13 +11,162 @@ from hypothesis import strategies as st
 
 from cardtui.engine.betting import BET as OPEN
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
-from cardtui.engine.cacho.rules import BET, CACHO, DECK, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
+from cardtui.engine.cacho.rules import (
+    BET,
+    CACHO,
+    DECK,
+    FLUSH2,
+    GAME,
+    HIGH,
+    PASS,
+    SIXES,
+    CachoState,
+    CachoView,
+    strength,
+)
 from cardtui.engine.cards import Card, parse_cards
-from cardtui.engine.core import Action, IllegalAction, NotYourTurn, SeatInfo
-from tests.per_game import BETTING, GameTests, Short
+from cardtui.engine.core import Action, GameView, IllegalAction, NotYourTurn, SeatInfo
+from cardtui.v1 import analysis_pb2
+from tests.deal_rules import order_from
+from tests.engine.replaying import Played, check_steps, kinds, played
+from tests.per_game import BETTING, GameTests, Hands, Reason, Short, Sim, Taps
+
+
+def every_card_face_up_cacho(view: GameView) -> None:
+    assert isinstance(view, CachoView)
+    for s in view.seats:
+        assert len(s.cards) == s.card_count
+
+
+def cacho_redeal_and_showdown() -> Played:
+    """Everyone passes round 1 (a redeal), then everyone bets, bets again and checks to a showdown."""
+    script = iter(["pass"] * 3 + ["bet"] * 3 + ["bet"] * 3 + ["check"] * 3)
+
+    def choose(state: Any, seat: int, legal: list[Action]) -> Action:
+        kind = next(script)
+        return next(a for a in legal if a.type == kind)
+
+    return played(GAME, 3, 11, choose)
+
+
+def test_a_cacho_hand_with_a_redeal_and_a_showdown() -> None:
+    record, live, actors = cacho_redeal_and_showdown()
+    assert any(a["type"] == "redeal" and a["seat"] is None for a in record["actions"])
+    steps = check_steps(GAME, record, live, actors)
+    assert len(steps) == 13  # the deal and twelve actions: the redeal is no step of its own
+    assert kinds(steps[0].events)[:2] == ["HandStarted", "CachoRoundDealt"]
+    assert kinds(steps[0].events).count("CardsDealt") == 3
+    assert kinds(steps[3].events) == ["Acted", "CachoRedealt", "CachoRoundDealt", *["CardsDealt"] * 3]
+    assert kinds(steps[-1].events)[:4] == ["Acted", "CachoShowed", "CachoShowed", "CachoShowed"]
+    for step in steps:
+        every_card_face_up_cacho(step.view)
+    deal, end = steps[0].view, steps[-1].view
+    assert isinstance(deal, CachoView) and isinstance(end, CachoView)
+    assert all(len(s.cards) == 1 for s in deal.seats) and deal.round == 1
+    assert all(len(s.cards) == 3 and s.strength is not None for s in end.seats)
+    assert end.result is not None and len(end.result.showdown) == 3
+    assert [s.cards for s in end.seats] == [
+        tuple(Card.parse(c) for c in record["result"]["showdown"][str(s)]) for s in range(3)
+    ]
+    # The deal before the redeal is shown until it is voided: the third pass's step shows the new one.
+    voided = next(a for a in record["actions"] if a["type"] == "redeal")["voided"]
+    before, after = steps[2].view, steps[3].view
+    assert isinstance(before, CachoView) and isinstance(after, CachoView)
+    assert [[str(c) for c in s.cards] for s in before.seats] == [voided[str(s)] for s in range(3)]
+    assert [[str(c) for c in s.cards] for s in after.seats] == [record["deal"][str(s)][:1] for s in range(3)]
+
+
+def cacho_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.1: a card a round from the end of the pack to each seat still in, eldest first; a
+    redeal (an action by nobody) voids the cards and deals from the next pack."""
+    record = vector["history"]
+    n = len(record["seats"])
+    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] > 0]
+    packs = [list(p) for p in vector["packs"]]
+    pack = packs.pop(0)
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    live = list(playing)
+    for s in live:
+        held[s].append(pack.pop())
+    out_round: set[int] = set()
+    bettors: list[int] = []
+    round_no, spoke = 1, 0
+    for a in record["actions"]:
+        if a["type"] == "redeal":
+            assert a["voided"] == {str(s): held[s] for s in playing}
+            pack, held = packs.pop(0), {s: [] for s in range(n)}
+            for s in live:
+                held[s].append(pack.pop())
+            spoke = 0
+            continue
+        if round_no < 3:
+            spoke += 1
+            if a["type"] == "bet":
+                bettors.append(a["seat"])
+            if spoke == len(live) and (bettors or round_no == 2):  # round over; round 1 with no bet: a redeal
+                out_round = {s for s in live if s not in bettors} if bettors else set()
+                live = [s for s in live if s not in out_round]
+                round_no, spoke, bettors = round_no + 1, 0, []
+                if len(live) > 1:
+                    for s in live:
+                        held[s].append(pack.pop())
+    assert not packs
+    return {str(s): held[s] for s in range(n)}
+
+
+REASONS = {
+    "bet": Reason(
+        analysis_pb2.AnalysisReason(
+            bet=analysis_pb2.BetAdvice(pot=23, call=17, needed=0.425, chance=0.07, opponents=1, chance_all=0.07)
+        ),
+        {
+            "en": (
+                "The pot held 23 chips and staying in cost 17",
+                "42%",
+                "yours wins 7% of the time",
+                "That is less than the pot odds ask for.",
+            ),
+            "pt_BR": (
+                "O pote tinha 23 fichas e continuar custava 17",
+                "42%",
+                "a sua ganha 7% das vezes",
+            ),
+            "es": (
+                "El pozo tenía 23 fichas y seguir costaba 17",
+                "42%",
+                "la tuya gana el 7% de las veces",
+            ),
+        },
+    ),
+    "bets": Reason(
+        analysis_pb2.AnalysisReason(
+            bet=analysis_pb2.BetAdvice(pot=6, call=4, needed=0.4, chance=0.44, opponents=2, chance_all=0.1936)
+        ),
+        {
+            "en": (
+                "yours wins 44% of the time",
+                "Against both other players still in, about 19%.",
+                "That is less than the pot odds ask for.",
+            ),
+            "pt_BR": (
+                "cerca de 19%",
+                "Isso é menos do que as odds do pote pedem.",
+            ),
+            "es": (
+                "cerca del 19%",
+                "Eso es menos de lo que piden las odds del pozo.",
+            ),
+        },
+    ),
+}
+"""The analysis's reasons at this game, and what is said of each in every language (tests/per_game.py)."""
+
 
 TESTS = GameTests(watched=Short(4, {"chips": 3}), tournament=Short(3, {"chips": 3}), entries=7,
-                  offered=frozenset({"pass"}) | BETTING)
+                  offered=frozenset({"pass"}) | BETTING, usual=4, fair=(Hands(4, 120),),
+                  sims=(Sim(2, {}, 20, "easy"), Sim(4, {"chips": 3}, 20, "easy")),
+                  seldom=((2, "redeal"), (4, "redeal")), tampered=True, taps=Taps(("2", "3")), reasons=REASONS,
+                  replayed=cacho_redeal_and_showdown, deal=cacho_deal)
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -15,6 +16,7 @@ from cardtui.engine import games  # noqa: F401  (the bots by level, on the rules
 from cardtui.engine.cards import Card, pack, parse_cards
 from cardtui.engine.core import Action, IllegalAction, SeatInfo
 from cardtui.engine.events import HandEnded, MatchEnded
+from cardtui.engine.games import levels
 from cardtui.engine.rummy.chinchon import (
     GAME,
     REENTER,
@@ -34,14 +36,122 @@ from cardtui.engine.rummy.records import (
     STOCK,
     Phase,
     RummyStockRebuilt,
+    RummyView,
     Scoring,
     SeatStatus,
 )
-from tests.per_game import GameTests, Short
+from cardtui.v1 import analysis_pb2
+from tests.deal_rules import order_from
+from tests.engine.replaying import Played, check_steps, kinds, played
+from tests.per_game import GameTests, Hands, Matrix, Reason, Short, ShortHand, Sim, Taps
+
+
+def chinchon_close() -> Played:
+    """Normal bots play a Chinchón hand of three from a fixed seed to its close and count, on the pack of 48 with
+    both jokers."""
+    bot = levels("chinchon")["normal"]
+    rng = random.Random(3)
+    return played(GAME, 3, 3, lambda st, seat, legal: bot(GAME.view(st, seat), legal, rng), cards=48,
+                  jokers=2)
+
+
+def test_a_chinchon_hand_to_its_count() -> None:
+    record, live, actors = chinchon_close()
+    steps = check_steps(GAME, record, live, actors)
+    assert record["result"]["knock"] is not None and record["pack"] == "spanish50"
+    assert "ChinchonUp" in kinds(steps[0].events) and "ChinchonCounted" in kinds(steps[-1].events)
+    deal = steps[0].view
+    assert isinstance(deal, RummyView) and deal.pile == (Card.parse(record["up"]),), "the card turned up"
+    assert [sorted(map(str, s.cards)) for s in deal.seats] == [sorted(record["deal"][str(s)]) for s in range(3)]
+    end = steps[-1].view
+    assert isinstance(end, RummyView) and end.result is not None and end.result.knock is not None
+    assert end.result.counts[0].seat == end.result.knock.seat, "the closer counted first"
+    assert {str(c.seat): c.points for c in end.result.counts} == {
+        s: c["points"] for s, c in record["result"]["counts"].items()}
+    for step in steps:
+        assert isinstance(step.view, RummyView)
+        assert all(len(s.cards) == s.card_count for s in step.view.seats), "every hand face up"
+
+
+def chinchon_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.5: seven rounds of one card from the end of the pack, dealer + 1 first, seats not past the target; the
+    next card turned up to start the pile; the rest the stock."""
+    record = vector["history"]
+    n = len(record["seats"])
+    pack = list(vector["packs"][0])
+    target = record["options"]["target"]
+    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] <= target]
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    for _ in range(7):
+        for s in playing:
+            held[s].append(pack.pop())
+    assert pack.pop() == record["up"]
+    assert list(reversed(pack)) == vector["stock"]
+    return {str(s): held[s] for s in range(n)}
+
+
+REASONS = {
+    "seven": Reason(
+        analysis_pb2.AnalysisReason(
+            draw=analysis_pb2.DrawAdvice(card="5o", loose=2, taking=0, goes_out=True, outs=9, unseen=28, closes=True)
+        ),
+        {
+            "en": (
+                "Taking the 5● let you close with all seven cards melded, for -10.",
+                "9 of the 28 unseen cards",
+            ),
+            "pt_BR": ("Pegar o 5● deixava você fechar com as sete cartas em jogos, por -10.",),
+            "es": ("Tomar el 5● te dejaba cortar con las siete cartas ligadas, por -10.",),
+        },
+    ),
+    "close": Reason(
+        analysis_pb2.AnalysisReason(
+            knock=analysis_pb2.KnockAdvice(
+                melded=6, outs=3, unseen=25, stock=12, discard="7e", tens=-1, fewest=-1, closes=True
+            )
+        ),
+        {
+            "en": (
+                "Closing then melded 6 of the seven cards kept.",
+                "throwing the 7⚔, 3 of the 25 unseen cards would meld all seven, a close for -10",
+                "12 left in the stock",
+            ),
+            "pt_BR": (
+                "Fechar ali baixava 6 das sete cartas que ficavam.",
+                "descartando o 7⚔, 3 das 25 cartas não vistas baixariam as sete, um fechamento por -10",
+                "com 12 no monte",
+            ),
+            "es": (
+                "Cortar ahí ligaba 6 de las siete cartas que quedaban.",
+                "tirando el 7⚔, 3 de las 25 cartas no vistas ligarían las siete, un corte por -10",
+                "con 12 en el mazo",
+            ),
+        },
+    ),
+}
+"""The analysis's reasons at this game, and what is said of each in every language (tests/per_game.py)."""
+
 
 TESTS = GameTests(watched=Short(3, {"target": 20}), tournament=Short(3, {"target": 20}), entries=7,
-                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "reenter", "pass"}))
-"""This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
+                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "reenter", "pass"}),
+                  usual=3, fair=(Hands(3, 12), Hands(4, 12, {"cards": 48, "jokers": 2}, "48")),
+                  sims=(Sim(2, {"target": 30, "reentries": 1}, 4, "easy", frozenset({"pack", "up"})),
+                        Sim(4, {"cards": 48, "jokers": 2, "figures": "number", "limit": 7, "lay_off": False}, 2,
+                            "easy", frozenset({"pack", "up"}))),
+                  seldom=((2, "rebuild"),), tampered=True,
+                  short_hand=ShortHand({1: "1c 2c 3c 4o 5o 6o 12o", 0: "7e 10b 11c 12c 7b 10o 11o"}, (1, 0), "11e",
+                                       "10e 7c 2e", pack="spanish40", size=7),
+                  taps=Taps(("2", "3"), on_its_side=False, fields=(("Points that put a player out", "10"),),
+                            match_in_one=True),
+                  reasons=REASONS, replayed=chinchon_close, deal=chinchon_deal,
+                  matrix=Matrix("close", slow=(3, 1, 1, {"limit": 10}), quick_match={"target": 10, "limit": 10}))
+"""This game's rows in the shared tests that keep one for each game (tests/per_game.py). The pack of 48 with two
+jokers is a table's own choice (docs/deal.md §10.5), checked fair too. The short hand: the bot's 12o and the 10e it
+draws first count 10 each, more than the table's limit of 5 left out; the 2e it draws next lets it close. On the
+phone it is held upright only (its rummy board is one the others already play on its side), and the target typed
+makes its one hand a whole match: ana's cards, left unmelded, put her past it. In the matrix a hand is long: the
+slow client plays one, closed by its bot as soon as 10 points left out allow, the late client drawing and
+throwing."""
 
 
 NAMES = ["ana", "bia", "caio", "duda"]

@@ -31,12 +31,120 @@ from cardtui.engine.rummy.records import (
     RummyWindowClosed,
     RummyWindowOpened,
 )
+from cardtui.v1 import analysis_pb2
+from tests.deal_rules import rummy_deal
 from tests.held import cards_in
-from tests.per_game import BETTING, GameTests, Short
+from tests.per_game import BETTING, GameTests, Hands, Reason, Short, ShortHand, Sim, Taps
+
+REASONS = {
+    "draw": Reason(
+        analysis_pb2.AnalysisReason(draw=analysis_pb2.DrawAdvice(card="KH", loose=3, taking=2, outs=10, unseen=93)),
+        {
+            "en": (
+                "Taking the K♥ left 2 cards outside melds (now 3)",
+                "10 of the 93 unseen cards",
+            ),
+            "pt_BR": (
+                "Pegar o K♥ deixava 2 cartas fora dos jogos (agora 3)",
+                "10 das 93 cartas não vistas",
+            ),
+            "es": (
+                "Tomar el K♥ dejaba 2 cartas fuera de los juegos (ahora 3)",
+                "10 de las 93 cartas no vistas",
+            ),
+        },
+    ),
+    "out": Reason(
+        analysis_pb2.AnalysisReason(
+            draw=analysis_pb2.DrawAdvice(card="6H", goes_out=True, all_ten=True, outs=17, unseen=92)
+        ),
+        {
+            "en": ("Taking the 6♥ let you go out with all ten cards melded",),
+            "pt_BR": ("Pegar o 6♥ deixava você bater com as dez cartas",),
+            "es": ("Tomar el 6♥ te dejaba cortar con las diez cartas",),
+        },
+    ),
+    "discard": Reason(
+        analysis_pb2.AnalysisReason(
+            discard=analysis_pb2.DiscardAdvice(
+                chosen="KC", chosen_loose=3, chosen_outs=8, best="2S", best_loose=3, best_outs=14, unseen=93
+            )
+        ),
+        {
+            "en": (
+                "Throwing the K♣ kept 3 cards outside melds, with 8 live cards to help",
+                "throwing the 2♠ kept 3 cards outside melds, with 14 live cards (of",
+            ),
+            "pt_BR": (
+                "Descartar o K♣ deixava 3 cartas fora dos jogos, com 8 cartas vivas para ajudar",
+                "descartar o 2♠ deixava 3 cartas fora dos jogos, com 14 cartas vivas (de",
+            ),
+            "es": (
+                "Tirar el K♣ dejaba 3 cartas fuera de los juegos, con 8 cartas vivas para ayudar",
+                "tirar el 2♠ dejaba 3 cartas fuera de los juegos, con 14 cartas vivas (de",
+            ),
+        },
+    ),
+    "single": Reason(
+        analysis_pb2.AnalysisReason(
+            discard=analysis_pb2.DiscardAdvice(
+                chosen="KC", chosen_loose=1, chosen_outs=1, best="2S", best_loose=1, best_outs=0, unseen=30
+            )
+        ),
+        {
+            "en": (
+                "Throwing the K♣ kept 1 card outside melds, with 1 live card to help",
+                "throwing the 2♠ kept 1 card outside melds, with 0 live cards (of 30 unseen).",
+            ),
+            "pt_BR": (
+                "Descartar o K♣ deixava 1 carta fora dos jogos, com 1 carta viva para ajudar",
+                "descartar o 2♠ deixava 1 carta fora dos jogos, com 0 carta viva (de 30 não vistas).",
+            ),
+            "es": (
+                "Tirar el K♣ dejaba 1 carta fuera de los juegos, con 1 carta viva para ayudar",
+                "tirar el 2♠ dejaba 1 carta fuera de los juegos, con 0 cartas vivas (de 30 no vistas).",
+            ),
+        },
+    ),
+    "knock": Reason(
+        analysis_pb2.AnalysisReason(
+            knock=analysis_pb2.KnockAdvice(melded=9, outs=4, unseen=93, stock=40, discard="2S", tens=-1, fewest=-1)
+        ),
+        {
+            "en": (
+                "melded 9 of your cards",
+                "throwing the 2♠, 4 of the 93 unseen",
+                "40 left in the stock",
+            ),
+            "pt_BR": (
+                "baixava 9 das suas cartas",
+                "descartando o 2♠, 4 das 93 cartas não vistas",
+                "com 40 no monte",
+            ),
+            "es": (
+                "ligaba 9 de tus cartas",
+                "tirando el 2♠, 4 de las 93 cartas no vistas",
+                "con 40 en el mazo",
+            ),
+        },
+    ),
+}
+"""The analysis's reasons at this game, and what is said of each in every language (tests/per_game.py)."""
+
 
 TESTS = GameTests(watched=Short(3, {"chips": 2, "claim_ms": 500}), tournament=Short(3, {"chips": 1, "claim_ms": 500}),
                   entries=6,
-                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "claim", "pass"}) | BETTING)
+                  offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "claim", "pass"}) | BETTING,
+                  usual=4, fair=(Hands(4, 12),),
+                  sims=(Sim(3, {}, 4, "easy", frozenset({"antes"})),
+                        Sim(8, {"ace_high": True, "group_suits": "atleast3", "dealer": "rotate", "min_bet": 2,
+                                "max_bet": 9}, 2, "easy", frozenset({"antes"})),
+                        Sim(3, {"rebuy": True, "chips": 1, "ante": 1}, 3, "easy", frozenset({"rebuys"}))),
+                  seldom=((3, "rebuild"), (8, "rebuild")), tampered=True,
+                  short_hand=ShortHand({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 2: "QH QS 9D 10D 5D 5C 2C KS 7H",
+                                        0: "4C 4D 7S 8S JH JC 3D 10H 2H"}, (1, 2, 0), None, "QD JS 9C 9C"),
+                  taps=Taps(("2", "3"), fields=(("Time to claim a discard (ms)", "500"),)), reasons=REASONS,
+                  deal=rummy_deal)
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
 
 

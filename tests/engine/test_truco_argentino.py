@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,10 +19,135 @@ from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.paulista.game import GAME as PAULISTA
 from cardtui.engine.truco.signals import Chat, Signal
 from cardtui.engine.truco.views import TrucoView
-from tests.per_game import GameTests, Short
+from cardtui.v1 import analysis_pb2
+from tests.deal_rules import order_from
+from tests.engine.replaying import Played, check_steps, played
+from tests.engine.replaying import kinds as event_kinds
+from tests.per_game import GameTests, Hands, Matrix, Reason, Short, Sim, Taps
+
+
+def argentino_envido_and_deck() -> Played:
+    """Envido is called and refused; the mano goes to the deck."""
+    said = {"envido": False}
+
+    def choose(state: Any, seat: int, legal: list[Action]) -> Action:
+        types = {a.type for a in legal}
+        if "envido" in types and not said["envido"]:
+            said["envido"] = True
+            return Action("envido")
+        if "no_quiero" in types:
+            return Action("no_quiero")
+        return Action("mazo")
+
+    return played(GAME, 2, 5, choose, flor=False)
+
+
+def test_a_truco_argentino_hand_shows_a_hand_thrown_to_the_deck() -> None:
+    """The open view still shows the cards the mano threw in."""
+    record, live, actors = argentino_envido_and_deck()
+    steps = check_steps(GAME, record, live, actors)
+    assert "ArgentinoWentToDeck" in event_kinds(live)
+    end = steps[-1].view
+    assert isinstance(end, TrucoView)
+    gone = [s for s in end.seats if len(s.cards) == 3]
+    assert len(gone) == 2, "both hands, the one thrown in included"
+
+
+def argentino_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.4: the k-th card drawn goes to the seat (k mod n) places after the dealer's left."""
+    record = vector["history"]
+    n = len(record["seats"])
+    drawn = vector["drawn"]
+    mano_first = order_from(record["dealer"], n)
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    for k, card in enumerate(drawn):
+        held[mano_first[k % n]].append(card)
+    return {str(s): held[s] for s in range(n)}
+
+
+REASONS = {
+    "envido": Reason(
+        analysis_pb2.AnalysisReason(
+            envido=analysis_pb2.EnvidoAdvice(envido=2, beats=0.02, mine=10, theirs=12, target=30)
+        ),
+        {
+            "en": (
+                "Your envido was 2",
+                "2%",
+                "Score 10 to 12, playing to 30.",
+            ),
+            "pt_BR": (
+                "Seu envido era 2",
+                "2%",
+                "Placar 10 a 12",
+            ),
+            "es": (
+                "Tu envido era 2",
+                "2%",
+                "Tanteador 10 a 12",
+            ),
+        },
+    ),
+    "answer": Reason(
+        analysis_pb2.AnalysisReason(
+            envido=analysis_pb2.EnvidoAdvice(
+                envido=33, beats=0.99, call="real_envido", caller=30, beats_caller=0.9, mine=12, theirs=10, target=30
+            )
+        ),
+        {
+            "en": (
+                "Your envido was 33",
+                "Real envido",
+                "30 or more",
+                "90%",
+            ),
+            "pt_BR": (
+                "Seu envido era 33",
+                "Real envido",
+                "30 ou mais",
+                "90%",
+            ),
+            "es": (
+                "Tu envido era 33",
+                "Real envido",
+                "30 o más",
+                "90%",
+            ),
+        },
+    ),
+    "truco": Reason(
+        analysis_pb2.AnalysisReason(truco=analysis_pb2.TrucoAdvice(first=1.0, second=0.25, won=1, lost=0)),
+        {
+            "en": (
+                "Your best card beats 100%",
+                "25%",
+                "Tricks so far: 1 won, 0 lost.",
+            ),
+            "pt_BR": (
+                "Sua melhor carta ganha de 100%",
+                "25%",
+                "1 ganhas, 0 perdidas",
+            ),
+            "es": (
+                "Tu mejor carta le gana al 100%",
+                "25%",
+                "1 ganadas, 0 perdidas",
+            ),
+        },
+    ),
+}
+"""The analysis's reasons at this game, and what is said of each in every language (tests/per_game.py)."""
+
 
 TESTS = GameTests(watched=Short(2, {"target": 15}), tournament=Short(2, {"target": 15}), entries=5,
-                  offered=ACTION_TYPES)
+                  offered=ACTION_TYPES, usual=2, fair=(Hands(6, 120, {"pica_pica": True}),),
+                  sims=(Sim(2, {}, 20, "easy", frozenset({"pica_pica"})),
+                        Sim(2, {"target": 15, "envido_scored": "at_once", "ties": "first_trick"}, 20, "easy"),
+                        Sim(4, {"flor": True, "envido_unsuited": "highest", "mazo_first": 2}, 20, "easy"),
+                        Sim(6, {}, 20, "easy", frozenset({"pica_pica"})),
+                        Sim(6, {"pica_pica": False, "flor": True, "signals_seen": 0.0}, 20, "easy")),
+                  taps=Taps(("2", "3")), reasons=REASONS, replayed=argentino_envido_and_deck, deal=argentino_deal,
+                  matrix=Matrix("deck", slow=(2, 0, 6, {}), quick_match={"target": 15}))
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
 
 

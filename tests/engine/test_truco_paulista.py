@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -15,10 +16,181 @@ from cardtui.engine.truco.ladder import Word
 from cardtui.engine.truco.paulista.game import GAME, PaulistaState
 from cardtui.engine.truco.paulista.rules import ACTION_TYPES, DECK, RANK
 from cardtui.engine.truco.signals import Signal
-from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoStake
-from tests.per_game import GameTests, Short
+from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoStake, TrucoView
+from cardtui.v1 import analysis_pb2
+from tests.engine.replaying import Played, check_steps, played
+from tests.engine.replaying import kinds as event_kinds
+from tests.per_game import GameTests, Hands, Reason, Short, Sim, Taps
 
-TESTS = GameTests(watched=Short(4), tournament=Short(4), entries=5, offered=ACTION_TYPES)
+
+def paulista_truco_and_face_down() -> Played:
+    """The mão keeps; truco is called and accepted (the hand stays best of three); a card goes face down."""
+    called = {"truco": False, "down": False}
+
+    def choose(state: Any, seat: int, legal: list[Action]) -> Action:
+        types = {a.type for a in legal}
+        if "keep" in types:
+            return Action("keep")
+        if "truco" in types and not called["truco"]:
+            called["truco"] = True
+            return Action("truco")
+        if "accept" in types:
+            return Action("accept")
+        if "play_down" in types and not called["down"]:
+            called["down"] = True
+            return next(a for a in legal if a.type == "play_down")
+        return next(a for a in legal if a.type == "play")
+
+    return played(GAME, 4, 3, choose, truco_decides="hand")
+
+
+def test_a_truco_paulista_hand_with_a_truco_call_and_a_face_down_card() -> None:
+    record, live, actors = paulista_truco_and_face_down()
+    steps = check_steps(GAME, record, live, actors)
+    assert "TrucoCalled" in event_kinds(live) and "TrucoAnswered" in event_kinds(live)
+    for step in steps:
+        view = step.view
+        assert isinstance(view, TrucoView) and view.cards == ()
+        assert all(len(s.cards) == s.card_count for s in view.seats), "every hand face up"
+    kept = steps[1].view
+    assert isinstance(kept, TrucoView) and all(s.card_count == 3 for s in kept.seats)
+    down = next(i for i, s in enumerate(steps) if s.action is not None and s.action.type == "play_down")
+    view = steps[down].view
+    assert isinstance(view, TrucoView)
+    plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
+    face_down = next(p for p in plays if p.face_down)
+    assert face_down.card is not None and steps[down].action is not None
+    assert face_down.card == steps[down].action.cards[0], "the open view turns a face-down card up"
+    # Live, nobody saw that card's face but the player who played it.
+    over = GAME.replay(record)
+    for seat in range(4):
+        downs = [p for t in GAME.view(over, seat).tricks for p in t.plays if p.face_down]
+        assert downs and all((p.card is not None) == (p.seat == seat) for p in downs), seat
+    end = steps[-1].view
+    assert isinstance(end, TrucoView) and end.result is not None and end.level == 1
+
+
+def paulista_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.3: three-card blocks from the front; the mão first, then as its choices say."""
+    record = vector["history"]
+    pack = list(vector["packs"][0])
+    mao = (record["dealer"] + 1) % 4
+    held: dict[int, list[str]] = {s: [] for s in range(4)}
+    blocks: list[dict[str, Any]] = []
+
+    def give(seat: int) -> None:
+        held[seat] = pack[:3]
+        del pack[:3]
+        blocks.append({"to": seat, "cards": held[seat]})
+
+    on11 = [t for t in (0, 1) if record["start"][str(t)] == 11]
+    if on11:
+        for i in range(4):
+            give((mao + i) % 4)
+    else:
+        give(mao)
+        for a in record["actions"]:
+            if a["seat"] != mao or a["type"] not in ("keep", "pass_cards", "reject"):
+                continue
+            if a["type"] == "reject":
+                assert a["cards"] == held[mao]
+                give(mao)
+            elif a["type"] == "pass_cards":
+                assert a["cards"] == held[mao]
+                held[(mao + 2) % 4] = held[mao]
+                give(mao)
+            else:
+                for s in ((mao + 1) % 4, (mao + 2) % 4, (mao + 3) % 4):
+                    if not held[s]:
+                        give(s)
+    assert blocks == vector["blocks"]
+    return {str(s): held[s] for s in range(4)}
+
+
+REASONS = {
+    "trick": Reason(
+        analysis_pb2.AnalysisReason(
+            truco=analysis_pb2.TrucoAdvice(
+                first=0.89,
+                second=0.2,
+                won=1,
+                lost=0,
+                trick=2,
+                table=["5D", "3S"],
+                high="3S",
+                high_side=analysis_pb2.TRUCO_SIDE_THEIRS,
+                card="7C",
+                card_does=analysis_pb2.TRUCO_OUTCOME_LOSES,
+                best_card="3H",
+                best_does=analysis_pb2.TRUCO_OUTCOME_TIES,
+                tie_goes=analysis_pb2.TRUCO_SIDE_YOURS,
+                decides=True,
+            )
+        ),
+        {
+            "en": (
+                "On the table in trick 2: 5♦, 3♠; their 3♠ holds it.",
+                "The 7♣ leaves the trick to the other side.",
+                "The best choice: with the 3♥ the trick stands tied.",
+                "A tie of this trick gives your side the hand.",
+                "Taking this trick takes the hand.",
+            ),
+            "pt_BR": (
+                "Na mesa, na vaza 2: 5♦, 3♠; o 3♠ deles leva.",
+                "O 7♣ deixa a vaza para o outro lado.",
+                "A melhor escolha: com o 3♥ a vaza fica empatada.",
+                "Um empate nesta vaza dá a mão ao seu lado.",
+            ),
+            "es": (
+                "En la mesa, en la baza 2: 5♦, 3♠; el 3♠ de ellos la gana.",
+                "El 7♣ le deja la baza al otro lado.",
+                "La mejor opción: con el 3♥ la baza queda empardada.",
+                "Una parda en esta baza le da la mano a tu lado.",
+            ),
+        },
+    ),
+    "sure": Reason(
+        analysis_pb2.AnalysisReason(
+            truco=analysis_pb2.TrucoAdvice(
+                first=1.0,
+                second=0.6,
+                trick=1,
+                table=["7C", "QD"],
+                high="QD",
+                high_side=analysis_pb2.TRUCO_SIDE_THEIRS,
+                card="AD",
+                card_does=analysis_pb2.TRUCO_OUTCOME_TAKES,
+                best_card="4C",
+                best_does=analysis_pb2.TRUCO_OUTCOME_SURE,
+                tie_goes=analysis_pb2.TRUCO_SIDE_NEITHER,
+                decides=True,
+            )
+        ),
+        {
+            "en": (
+                "The A♦ takes the trick as it stands.",
+                "The best choice: the 4♣ takes the trick whatever the other side still plays.",
+            ),
+            "pt_BR": (
+                "O A♦ leva a vaza como está.",
+                "A melhor escolha: o 4♣ leva a vaza, jogue o outro lado o que jogar.",
+            ),
+            "es": (
+                "El A♦ gana la baza tal como está.",
+                "La mejor opción: el 4♣ gana la baza, juegue lo que juegue el otro lado.",
+            ),
+        },
+    ),
+}
+"""The analysis's reasons at this game, and what is said of each in every language (tests/per_game.py)."""
+
+
+TESTS = GameTests(watched=Short(4), tournament=Short(4), entries=5, offered=ACTION_TYPES, usual=4,
+                  fair=(Hands(4, 120),),
+                  sims=(Sim(4, {}, 20, "easy"),
+                        Sim(4, {"truco_decides": "hand", "chat": "always", "signals_seen": 1.0}, 20, "easy")),
+                  tampered=True, taps=Taps(None), reasons=REASONS, replayed=paulista_truco_and_face_down,
+                  deal=paulista_deal)
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""
 
 

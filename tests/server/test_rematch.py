@@ -263,9 +263,9 @@ def test_meld_hints_come_from_the_hand_alone() -> None:
 
 
 @pytest.mark.parametrize(("pack", "with_jack"), [("spanish40", {"7o 11o": "10o"}), ("spanish48", {})])
-def test_meld_hints_at_chinchon_name_the_spanish_pack(pack: str, with_jack: dict[str, str]) -> None:
-    """Chinchón's hints name the cards of its own pack: the 4 of oros between the 3 and the 5; and the 7 and the
-    jack of oros are a 10 from a run in a pack of 40 (no 8 or 9), nothing in one of 48."""
+def test_meld_hints_on_a_spanish_pack_name_its_own_cards(pack: str, with_jack: dict[str, str]) -> None:
+    """Hints on a Spanish pack name the cards of that pack: the 4 of oros between the 3 and the 5; and the 7 and
+    the jack of oros are a 10 from a run in a pack of 40 (no 8 or 9), nothing in one of 48."""
     rules = Ruleset(GroupRule.DISTINCT, ace_high=False, wild_acts=False, pack=pack)
     hand = parse_cards("3b 3o 3c 2o 5o 6e 7o 11o")
 
