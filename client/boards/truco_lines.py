@@ -1,5 +1,6 @@
 """What the trucos put into the shape the line mode tells every hand in (``client.shape``): the two teams'
-points, us first, and who takes each round and why."""
+points, us first, and who takes each round and why; and the terse level's words for the trucos' own events that
+need nothing heard before them (``Family.said``): what goes unsaid, a refusal by what it gives."""
 
 from __future__ import annotations
 
@@ -7,7 +8,16 @@ from collections.abc import Callable
 
 from google.protobuf.message import Message
 
-from cardtui.client.boards.truco_words import my_team, round_points, team_does, why
+from cardtui.client.boards.truco_words import (
+    ARGENTINO,
+    NO,
+    my_team,
+    round_points,
+    seat_team,
+    team_does,
+    team_object,
+    why,
+)
 from cardtui.client.models import TableModel
 from cardtui.client.shape import Family, Side, result_said
 from cardtui.i18n import _
@@ -45,6 +55,46 @@ def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak
     return result_said(_won(model, body, full, speak), model, TRUCO)
 
 
+def caller(model: TableModel, seat: int) -> str:
+    """Who calls at truco, as said before the call at the terse level ("bia: "), or "" for a seat of the other
+    team: the player answers the team, not the seat (at a table of two, the only opponent); a partner's call, and
+    any to a spectator, keep the name."""
+    mine = my_team(model)
+    if mine is None or seat == model.seat or seat_team(model, seat) == mine:
+        return f"{model.name(seat)}: "
+    return ""
+
+
+def gave_points(body: Message) -> bool:
+    """A refusal of an envido or a flor: it says what the others take for it, a result, not an echo (the player's
+    own too)."""
+    return (isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
+            and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
+
+
+def _said(model: TableModel, body: Message) -> str | None:
+    """The terse level's words for a truco event that need nothing heard before it ("" to say nothing; None: the
+    line mode decides, or the log's words)."""
+    if isinstance(body, truco_pb2.TrucoAnswered) and not body.HasField("call"):
+        if gave_points(body):  # a refused envido or flor, just called: what it gives, without the bet's name again
+            gives = f"{team_object(model, 1 - body.team).plain} +{body.points}"
+            return f"{caller(model, body.seat)}{NO.get(model.game, NO[ARGENTINO])}, {gives}."
+        if body.accepted:
+            return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
+        return None
+    if isinstance(body, truco_pb2.ArgentinoSonBuenas):
+        # another's envido let go: the envido's winner, said next, says whose points stood
+        return "" if body.seat != model.seat and body.bet != truco_pb2.TRUCO_BET_FLOR else None
+    if isinstance(body, truco_pb2.PaulistaHandDealt):
+        return "" if not body.ferro and not body.HasField("onze_team") else None
+    if isinstance(body, truco_pb2.ArgentinoRoundStarted):
+        return "" if not body.duel else None
+    if isinstance(body, truco_pb2.PaulistaDealChoice):
+        # the mão keeps the cards or passes them on: the rejected ones alone are news
+        return "" if body.choice != truco_pb2.PAULISTA_CHOICE_REJECT else None
+    return None
+
+
 def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
     t = next((c for c in view.truco.seats if c.seat == seat), None)
     if t is None:
@@ -57,4 +107,4 @@ def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
 
 TRUCO = Family(truco_pb2.TrucoView, _sides, lambda _model: _("points"),
                lambda body: isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"), _result,
-               seat_held=_seat_held)
+               seat_held=_seat_held, said=_said)

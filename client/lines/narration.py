@@ -65,9 +65,8 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
+from cardtui.client.boards.truco_lines import caller, gave_points
 from cardtui.client.boards.truco_words import (
-    ARGENTINO,
-    NO,
     call_word,
     counted,
     meaning,
@@ -429,7 +428,7 @@ class Narrator:
                 self.moves.append(move)
             return []
         if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat
-                                 and not _gave_points(body)):
+                                 and not gave_points(body)):
             return []
         if name in ("hand_ended", "pot_won", "round_ended", "match_ended", "knocked"):
             self.drawn = ""
@@ -620,12 +619,6 @@ class Narrator:
             # envido alone is for 3): only a call raised on another says its sum, and a falta, which the score sets
             self.called.add(body.bet)
             return spoken(f"{caller(model, body.seat)}{call_word(model, body.call)}")
-        if isinstance(body, truco_pb2.TrucoAnswered) and _gave_points(body) and not body.HasField("call"):
-            # a refused envido or flor, just called: what the refusal gives, without the bet's name again
-            gives = f"{team_object(model, 1 - body.team).plain} +{body.points}"
-            return spoken(f"{caller(model, body.seat)}{NO.get(model.game, NO[ARGENTINO])}, {gives}.")
-        if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
-            return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
         if isinstance(body, truco_pb2.TrucoTrickEnded):
             if not body.HasField("winner"):
                 said = _("Trick tied.")
@@ -638,9 +631,6 @@ class Narrator:
             cards = self.before(["-"])[:-1]
             self.later.extend([*(_said_as(c) for c in cards), lambda _now: "" if self.ended else said])
             return ""
-        if isinstance(body, truco_pb2.ArgentinoSonBuenas) and body.seat != model.seat \
-                and body.bet != truco_pb2.TRUCO_BET_FLOR:
-            return ""  # another's envido let go: the envido's winner, said next, says whose points stood
         if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
             # which side won, what it gives, and with what: the others' "Tengo"s not said yet go unsaid (``last``
             # has them); those said before the player's turn to answer were heard
@@ -652,12 +642,6 @@ class Narrator:
             return team_does(model, body.team, _("Our envido: +{n}, with {envido}."),
                              _("Their envido: +{n}, with {envido}."), _("Envido to {team}: +{n}, with {envido}."),
                              n=str(body.points), envido=str(body.envido)).plain
-        if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
-            return ""
-        if isinstance(body, truco_pb2.ArgentinoRoundStarted) and not body.duel:
-            return ""
-        if isinstance(body, truco_pb2.PaulistaDealChoice) and body.choice != truco_pb2.PAULISTA_CHOICE_REJECT:
-            return ""  # the mão keeps the cards or passes them on: the rejected ones alone are news
         if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
             mine = my_team(model)
             if mine is not None and seat_team(model, body.seat) != mine:
@@ -747,12 +731,6 @@ class Narrator:
         return cards_words(cards, short=True) if cards else ""
 
 
-def _gave_points(body: Message) -> bool:
-    """The player's own refusal of a call: it says what the others take for it, a result, not an echo."""
-    return (isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
-            and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
-
-
 def _drawn(model: TableModel, card: str) -> str:
     """The card the player drew from the stock, and the number that discards it now."""
     hand = held(model)
@@ -763,16 +741,6 @@ def _drawn(model: TableModel, card: str) -> str:
 
 def _said_as(sentence: str) -> Callable[[TableModel], str]:
     return lambda _model: sentence
-
-
-def caller(model: TableModel, seat: int) -> str:
-    """Who calls at truco, as said before the call at the terse level ("bia: "), or "" for a seat of the other
-    team: the player answers the team, not the seat (at a table of two, the only opponent); a partner's call, and
-    any to a spectator, keep the name."""
-    mine = my_team(model)
-    if mine is None or seat == model.seat or seat_team(model, seat) == mine:
-        return f"{model.name(seat)}: "
-    return ""
 
 
 def _truco(model: TableModel) -> bool:
