@@ -49,10 +49,12 @@ def _won(model: TableModel, body: truco_pb2.TrucoRoundEnded, full: bool, speak: 
 
 
 def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str],
-            _heard: dict[str, int] | None) -> str:
-    """Both teams' points every time, changed or not: truco's score is told as a pair ("we 5, they 3")."""
+            heard: dict[str, int] | None) -> str:
+    """Who takes the round, and our points; the other team's where they changed since the last result heard
+    (``heard``, the terse level: "We take 4; we 34." where theirs still stand at the 8 just heard; the verbose
+    level and the first result at a table say both)."""
     assert isinstance(body, truco_pb2.TrucoRoundEnded)
-    return result_said(_won(model, body, full, speak), model, TRUCO)
+    return result_said(_won(model, body, full, speak), model, TRUCO, heard)
 
 
 def caller(model: TableModel, seat: int) -> str:
@@ -70,6 +72,18 @@ def gave_points(body: Message) -> bool:
     own too)."""
     return (isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
             and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
+
+
+def runs_to_me(model: TableModel, seat: int | None) -> bool:
+    """Whether ``seat`` plays right before the player (every seat in the round: they play in the table's order): a
+    line of cards that ends with its card runs up to the player, who plays next in the trick, and counting back from
+    them says whose each card is ("7 clubs, 6 coins": the partner's, then the seat before the player's)."""
+    view = model.view
+    if seat is None or model.seat is None or view is None or not view.seats:
+        return False
+    if view.WhichOneof("game") != "truco" or any(not s.playing for s in view.truco.seats):
+        return False  # a seat out of the round (gone to the deck, or beside a pica-pica duel): a gap in the order
+    return seat == (model.seat - 1) % len(view.seats)
 
 
 def _said(model: TableModel, body: Message) -> str | None:

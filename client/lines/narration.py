@@ -35,7 +35,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   "Son buenas" before it; a trick as ours or theirs; the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
-  first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."); an envido's
+  first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."), or where the
+  line runs up to the player's seat (``runs_to_me``: they play next, and counting back says whose each is); an envido's
   result without the winning points where a "Tengo" just said them ("Their envido: +2."); at a table of two the
   opponent's cards without a name ("7 coins."), the only other's; the other team's
   calls, answers and "Tengo"s by their words alone ("Truco!", "No quiero, us +2.", "Tengo 29."; a refused envido
@@ -65,7 +66,7 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
-from cardtui.client.boards.truco_lines import caller, gave_points
+from cardtui.client.boards.truco_lines import caller, gave_points, runs_to_me
 from cardtui.client.boards.truco_words import (
     call_word,
     counted,
@@ -279,9 +280,12 @@ class Played:
     """"" where the first card follows the player's own in the trick (the seat after theirs), or at a table of two
     (the only opponent): no name needed."""
     cards: list[str]
+    to_me: bool = False
+    """The last card is the seat's right before the player's (``runs_to_me``): the next card of the trick is the
+    player's, so counting back from them says whose each card is, and the first needs no name."""
 
     def said(self) -> str:
-        if not self.name:  # "King clubs, 2 swords": the seats after the player's, in the table's order
+        if not self.name or self.to_me:  # "King clubs, 2 swords": the seats before (or after) the player's, in order
             line = ", ".join(self.cards)
             return line[:1].upper() + line[1:]
         first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
@@ -424,7 +428,10 @@ class Narrator:
                 last.names.extend(move.names)
             elif isinstance(move, Played) and isinstance(last, Played):
                 last.cards.extend(move.cards)
+                last.to_me = runs_to_me(model, _seat(body))
             else:
+                if isinstance(move, Played):
+                    move.to_me = runs_to_me(model, _seat(body))
                 self.moves.append(move)
             return []
         if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat
