@@ -670,7 +670,8 @@ class Narrator:
         return None
 
     def _dealt(self, model: TableModel) -> str:
-        """"Hand 3: ..." with the player's cards in the order of their numbers (a spectator: the number alone)."""
+        """"New hand: ..." with the player's cards in the order of their numbers (a spectator: the number alone; a
+        seat dealt nothing, out of the match: nothing)."""
         hand, self.dealing = self.dealing, None
         cards = [c for c in held(model) if c is not None]
         view = model.view
@@ -687,8 +688,10 @@ class Narrator:
             # it is for ("With 4 spades: ..."), as each later round's is.
             self.received = [*cards, *self.received]
             return ""
-        if not cards or model.seat is None:
+        if model.seat is None:
             return _("Hand {n}.").format(n=hand)
+        if not cards:  # seated and dealt nothing: out of the match, as the last result said, which said a hand
+            return ""  # ended and so that the next begins; or waiting to be dealt in (``match`` says the number)
         return _("New hand: {cards}.").format(cards=cards_words(cards, short=True))
 
     def _drew(self, model: TableModel, card: str) -> str:
