@@ -1,5 +1,6 @@
 """What the trucos put into the shape the line mode tells every hand in (``client.shape``): the two teams'
-points, us first, and who takes each round and why."""
+points, us first, and who takes each round and why; and the terse level's words for the trucos' own events that
+need nothing heard before them (``Family.said``): what goes unsaid, a refusal by what it gives."""
 
 from __future__ import annotations
 
@@ -7,7 +8,16 @@ from collections.abc import Callable
 
 from google.protobuf.message import Message
 
-from cardtui.client.boards.truco_words import my_team, round_points, team_does, why
+from cardtui.client.boards.truco_words import (
+    ARGENTINO,
+    NO,
+    my_team,
+    round_points,
+    seat_team,
+    team_does,
+    team_object,
+    why,
+)
 from cardtui.client.models import TableModel
 from cardtui.client.shape import Family, Side, result_said
 from cardtui.i18n import _
@@ -39,10 +49,64 @@ def _won(model: TableModel, body: truco_pb2.TrucoRoundEnded, full: bool, speak: 
 
 
 def _result(model: TableModel, body: Message, pots: list[str], full: bool, speak: Callable[[str], str],
-            _heard: dict[str, int] | None) -> str:
-    """Both teams' points every time, changed or not: truco's score is told as a pair ("we 5, they 3")."""
+            heard: dict[str, int] | None) -> str:
+    """Who takes the round, and our points; the other team's where they changed since the last result heard
+    (``heard``, the terse level: "We take 4; we 34." where theirs still stand at the 8 just heard; the verbose
+    level and the first result at a table say both)."""
     assert isinstance(body, truco_pb2.TrucoRoundEnded)
-    return result_said(_won(model, body, full, speak), model, TRUCO)
+    return result_said(_won(model, body, full, speak), model, TRUCO, heard)
+
+
+def caller(model: TableModel, seat: int) -> str:
+    """Who calls at truco, as said before the call at the terse level ("bia: "), or "" for a seat of the other
+    team: the player answers the team, not the seat (at a table of two, the only opponent); a partner's call, and
+    any to a spectator, keep the name."""
+    mine = my_team(model)
+    if mine is None or seat == model.seat or seat_team(model, seat) == mine:
+        return f"{model.name(seat)}: "
+    return ""
+
+
+def gave_points(body: Message) -> bool:
+    """A refusal of an envido or a flor: it says what the others take for it, a result, not an echo (the player's
+    own too)."""
+    return (isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
+            and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
+
+
+def runs_to_me(model: TableModel, seat: int | None) -> bool:
+    """Whether ``seat`` plays right before the player (every seat in the round: they play in the table's order): a
+    line of cards that ends with its card runs up to the player, who plays next in the trick, and counting back from
+    them says whose each card is ("7 clubs, 6 coins": the partner's, then the seat before the player's)."""
+    view = model.view
+    if seat is None or model.seat is None or view is None or not view.seats:
+        return False
+    if view.WhichOneof("game") != "truco" or any(not s.playing for s in view.truco.seats):
+        return False  # a seat out of the round (gone to the deck, or beside a pica-pica duel): a gap in the order
+    return seat == (model.seat - 1) % len(view.seats)
+
+
+def _said(model: TableModel, body: Message) -> str | None:
+    """The terse level's words for a truco event that need nothing heard before it ("" to say nothing; None: the
+    line mode decides, or the log's words)."""
+    if isinstance(body, truco_pb2.TrucoAnswered) and not body.HasField("call"):
+        if gave_points(body):  # a refused envido or flor, just called: what it gives, without the bet's name again
+            gives = f"{team_object(model, 1 - body.team).plain} +{body.points}"
+            return f"{caller(model, body.seat)}{NO.get(model.game, NO[ARGENTINO])}, {gives}."
+        if body.accepted:
+            return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
+        return None
+    if isinstance(body, truco_pb2.ArgentinoSonBuenas):
+        # another's envido let go: the envido's winner, said next, says whose points stood
+        return "" if body.seat != model.seat and body.bet != truco_pb2.TRUCO_BET_FLOR else None
+    if isinstance(body, truco_pb2.PaulistaHandDealt):
+        return "" if not body.ferro and not body.HasField("onze_team") else None
+    if isinstance(body, truco_pb2.ArgentinoRoundStarted):
+        return "" if not body.duel else None
+    if isinstance(body, truco_pb2.PaulistaDealChoice):
+        # the mão keeps the cards or passes them on: the rejected ones alone are news
+        return "" if body.choice != truco_pb2.PAULISTA_CHOICE_REJECT else None
+    return None
 
 
 def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
@@ -57,4 +121,4 @@ def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
 
 TRUCO = Family(truco_pb2.TrucoView, _sides, lambda _model: _("points"),
                lambda body: isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"), _result,
-               seat_held=_seat_held)
+               seat_held=_seat_held, said=_said)

@@ -35,7 +35,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   "Son buenas" before it; a trick as ours or theirs; the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
-  first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."); an envido's
+  first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."), or where the
+  line runs up to the player's seat (``runs_to_me``: they play next, and counting back says whose each is); an envido's
   result without the winning points where a "Tengo" just said them ("Their envido: +2."); at a table of two the
   opponent's cards without a name ("7 coins."), the only other's; the other team's
   calls, answers and "Tengo"s by their words alone ("Truco!", "No quiero, us +2.", "Tengo 29."; a refused envido
@@ -65,9 +66,8 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
+from cardtui.client.boards.truco_lines import caller, gave_points, runs_to_me
 from cardtui.client.boards.truco_words import (
-    ARGENTINO,
-    NO,
     call_word,
     counted,
     meaning,
@@ -280,9 +280,12 @@ class Played:
     """"" where the first card follows the player's own in the trick (the seat after theirs), or at a table of two
     (the only opponent): no name needed."""
     cards: list[str]
+    to_me: bool = False
+    """The last card is the seat's right before the player's (``runs_to_me``): the next card of the trick is the
+    player's, so counting back from them says whose each card is, and the first needs no name."""
 
     def said(self) -> str:
-        if not self.name:  # "King clubs, 2 swords": the seats after the player's, in the table's order
+        if not self.name or self.to_me:  # "King clubs, 2 swords": the seats before (or after) the player's, in order
             line = ", ".join(self.cards)
             return line[:1].upper() + line[1:]
         first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
@@ -425,11 +428,14 @@ class Narrator:
                 last.names.extend(move.names)
             elif isinstance(move, Played) and isinstance(last, Played):
                 last.cards.extend(move.cards)
+                last.to_me = runs_to_me(model, _seat(body))
             else:
+                if isinstance(move, Played):
+                    move.to_me = runs_to_me(model, _seat(body))
                 self.moves.append(move)
             return []
         if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat
-                                 and not _gave_points(body)):
+                                 and not gave_points(body)):
             return []
         if name in ("hand_ended", "pot_won", "round_ended", "match_ended", "knocked"):
             self.drawn = ""
@@ -620,12 +626,6 @@ class Narrator:
             # envido alone is for 3): only a call raised on another says its sum, and a falta, which the score sets
             self.called.add(body.bet)
             return spoken(f"{caller(model, body.seat)}{call_word(model, body.call)}")
-        if isinstance(body, truco_pb2.TrucoAnswered) and _gave_points(body) and not body.HasField("call"):
-            # a refused envido or flor, just called: what the refusal gives, without the bet's name again
-            gives = f"{team_object(model, 1 - body.team).plain} +{body.points}"
-            return spoken(f"{caller(model, body.seat)}{NO.get(model.game, NO[ARGENTINO])}, {gives}.")
-        if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
-            return ""  # what follows says it: the play goes on, the envido's points are said (a refusal ends it)
         if isinstance(body, truco_pb2.TrucoTrickEnded):
             if not body.HasField("winner"):
                 said = _("Trick tied.")
@@ -638,9 +638,6 @@ class Narrator:
             cards = self.before(["-"])[:-1]
             self.later.extend([*(_said_as(c) for c in cards), lambda _now: "" if self.ended else said])
             return ""
-        if isinstance(body, truco_pb2.ArgentinoSonBuenas) and body.seat != model.seat \
-                and body.bet != truco_pb2.TRUCO_BET_FLOR:
-            return ""  # another's envido let go: the envido's winner, said next, says whose points stood
         if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
             # which side won, what it gives, and with what: the others' "Tengo"s not said yet go unsaid (``last``
             # has them); those said before the player's turn to answer were heard
@@ -652,12 +649,6 @@ class Narrator:
             return team_does(model, body.team, _("Our envido: +{n}, with {envido}."),
                              _("Their envido: +{n}, with {envido}."), _("Envido to {team}: +{n}, with {envido}."),
                              n=str(body.points), envido=str(body.envido)).plain
-        if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
-            return ""
-        if isinstance(body, truco_pb2.ArgentinoRoundStarted) and not body.duel:
-            return ""
-        if isinstance(body, truco_pb2.PaulistaDealChoice) and body.choice != truco_pb2.PAULISTA_CHOICE_REJECT:
-            return ""  # the mão keeps the cards or passes them on: the rejected ones alone are news
         if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
             mine = my_team(model)
             if mine is not None and seat_team(model, body.seat) != mine:
@@ -679,7 +670,8 @@ class Narrator:
         return None
 
     def _dealt(self, model: TableModel) -> str:
-        """"Hand 3: ..." with the player's cards in the order of their numbers (a spectator: the number alone)."""
+        """"New hand: ..." with the player's cards in the order of their numbers (a spectator: the number alone; a
+        seat dealt nothing, out of the match: nothing)."""
         hand, self.dealing = self.dealing, None
         cards = [c for c in held(model) if c is not None]
         view = model.view
@@ -696,8 +688,10 @@ class Narrator:
             # it is for ("With 4 spades: ..."), as each later round's is.
             self.received = [*cards, *self.received]
             return ""
-        if not cards or model.seat is None:
+        if model.seat is None:
             return _("Hand {n}.").format(n=hand)
+        if not cards:  # seated and dealt nothing: out of the match, as the last result said, which said a hand
+            return ""  # ended and so that the next begins; or waiting to be dealt in (``match`` says the number)
         return _("New hand: {cards}.").format(cards=cards_words(cards, short=True))
 
     def _drew(self, model: TableModel, card: str) -> str:
@@ -747,12 +741,6 @@ class Narrator:
         return cards_words(cards, short=True) if cards else ""
 
 
-def _gave_points(body: Message) -> bool:
-    """The player's own refusal of a call: it says what the others take for it, a result, not an echo."""
-    return (isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
-            and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
-
-
 def _drawn(model: TableModel, card: str) -> str:
     """The card the player drew from the stock, and the number that discards it now."""
     hand = held(model)
@@ -763,16 +751,6 @@ def _drawn(model: TableModel, card: str) -> str:
 
 def _said_as(sentence: str) -> Callable[[TableModel], str]:
     return lambda _model: sentence
-
-
-def caller(model: TableModel, seat: int) -> str:
-    """Who calls at truco, as said before the call at the terse level ("bia: "), or "" for a seat of the other
-    team: the player answers the team, not the seat (at a table of two, the only opponent); a partner's call, and
-    any to a spectator, keep the name."""
-    mine = my_team(model)
-    if mine is None or seat == model.seat or seat_team(model, seat) == mine:
-        return f"{model.name(seat)}: "
-    return ""
 
 
 def _truco(model: TableModel) -> bool:

@@ -193,6 +193,12 @@ def test_a_chinchon_player_out_for_good_hears_the_results_not_the_others_draws_a
     assert [s for e in quiet for s in told(terse, m, e)] == []
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, discard="7o"))
     assert told(terse, m, close) == ["dan closes."]
+    started = table_pb2.Event(seq=9, hand_started=table_pb2.HandStarted(hand=5))
+    assert told(terse, m, started) == [] and terse.after_view(m) == [], \
+        "dealt nothing: the last result said the player is out, and that the hand ended"
+    watching = TableModel(m.summary, None).with_view(m.view, 1)  # type: ignore[arg-type]
+    spectator = Narrator(Level.TERSE)
+    assert told(spectator, watching, started) == [] and spectator.after_view(watching) == ["Hand 5."]
     assert told(Narrator(Level.TERSE), chinchon_model(), quiet[2]) == ["Pile: 4 cups."], \
         "in the match, said"
     assert told(Narrator(Level.TERSE), chinchon_model(), quiet[3]) == ["New stock: 9 cards."], "with its count"
