@@ -72,6 +72,9 @@ RETRY_ACT_SECONDS = 0.5
 SEAL_RETRIES = (0.25, 0.5, 1.0, 2.0, 0.0)
 """Waits before a sealed step is sent again when the table asks this connection to slow down (its card's keys,
 say, right after the person's own move): the last try's refusal is kept (``SealedSeat.refused``)."""
+SEAL_AGAIN = {grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.DEADLINE_EXCEEDED}
+"""A sealed step is sent again when the table asks to slow down, or when its answer did not come in time (a busy
+host): a step sent again that was taken already is answered as taken (``Table.seal``), so asking again is safe."""
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
              grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
 
@@ -696,7 +699,7 @@ class Connection:
                     try:
                         await self.seal(token, request)
                     except grpc.aio.AioRpcError as err:
-                        if err.code() is grpc.StatusCode.RESOURCE_EXHAUSTED and wait:
+                        if err.code() in SEAL_AGAIN and wait:
                             await asyncio.sleep(wait)
                             continue
                         sealed.refused.append(err.details() or "")

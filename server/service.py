@@ -393,7 +393,8 @@ class TableService(table_pb2_grpc.TableServicer):
     async def Seal(self, request: sealed_pb2.SealRequest, context: Any) -> sealed_pb2.SealResponse:
         limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
         table, seat = self.room.seat_grant(request.token)
-        return sealed_pb2.SealResponse(seq=table.seal(seat, request.hand, sealed_wire.step_of(request, seat)))
+        return sealed_pb2.SealResponse(seq=table.seal(seat, request.hand, sealed_wire.step_of(request, seat),
+                                                      sealed_wire.said(request)))
 
     async def Chat(self, request: table_pb2.ChatRequest, context: Any) -> table_pb2.ChatResponse:
         limit(self.limiter, context, "chat", N_("Too many chat lines from this connection; slow down."))

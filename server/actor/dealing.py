@@ -167,7 +167,7 @@ class Dealing:
         cut = self.cut
         if cut is None or seat not in cut.waiting:
             return
-        with self.table.journal.at_once():
+        with self.table.change():
             self.table.journal.step(self.table, ("gone", seat, {"hand": cut.hand}), self.table.seq)
             cut.waiting.discard(seat)
             cut.gone.add(seat)
@@ -289,7 +289,7 @@ class Dealing:
         follows = cut.follows.get(seat)
         if follows is None or before(seed) != follows:
             return False
-        with table.journal.at_once():  # a seed the seat is told was taken is in the deal, restart or not
+        with table.change():  # a seed the seat is told was taken is in the deal, restart or not
             table.journal.step(table, ("seed", seat, {"hand": hand, "seed": seed.hex()}), table.seq)
             cut.seeds[seat] = seed
             cut.waiting.discard(seat)

@@ -215,6 +215,9 @@ class InPlay:
     pledging: tuple[int, ...] = ()
     hosts: tuple[int, ...] = ()
     """The host's seats this hand (``server.actor.sealed_hosts``): a bot's."""
+    said: set[tuple[int, bytes]] = field(default_factory=set)
+    """Each step taken from a seat's client this hand, by its digest (``sealed_wire.said``): one sent again is
+    answered as taken (``repeated``). Kept in memory only: after a restart a step sent again is refused, as made."""
 
 
 class Sealing:
@@ -348,6 +351,18 @@ class Sealing:
             events.append(Event(SealedReady(number)))
             steps.append(("sealed", None, {"step": "ready"}))
         self.table.sealed_changed(events, steps)
+
+    def repeated(self, seat: int, number: int, said: bytes) -> bool:
+        """Whether ``seat`` sent this very step of the hand ``number`` before and it was taken: its client asks again
+        because the answer never reached it (a deadline passed on a busy host), not to make it twice."""
+        held = self.hand
+        return held is not None and held.number == number and (seat, said) in held.said
+
+    def took(self, seat: int, number: int, said: bytes) -> None:
+        """The step ``said`` of ``seat``'s was taken (``repeated``)."""
+        held = self.hand
+        if held is not None and held.number == number:
+            held.said.add((seat, said))
 
     # -- the host's own seats (``server.actor.sealed_hosts``) ----------------------------------------------------
     def _learn(self, held: InPlay, ledger: Ledger) -> None:

@@ -140,6 +140,9 @@ class Journal(Protocol):
     def at_once(self) -> AbstractContextManager[None]:
         """What is written inside is kept all together or not at all (one change's writes)."""
 
+    def open(self) -> bool:
+        """A write is under way and not yet kept (its transaction is open): a kill -9 now loses it."""
+
     def let_go(self, table: Table, seat: int) -> None:
         """The person at ``seat`` played none of the match that just ended: their token lapses and
         the seat opens as if they had left (``Table.leave``)."""
@@ -227,6 +230,9 @@ class Table:
         self.sealed = Sealing(self, self._note) if self.options.get("sealed") else None
         """A sealed table's hands (``server.actor.sealed``): the deal its seats make, the cards they open."""
         """At a match's end, who stays for the next, and in which seats."""
+        self._held: list[Numbered] | None = None
+        """What changes made inside another change (``change``) send once the outermost is written; None: no
+        change is being written."""
         self.closed = False
         self.idle_since: float | None = None
         """When the last person left (the loop's clock); None while someone is here."""
@@ -558,14 +564,20 @@ class Table:
                                      "named alone.")
         return action
 
-    def seal(self, seat: int, hand: int, step: SealStep) -> int:
-        """A seat's step of the sealed hand ``hand`` (``Sealing.take``); returns the last sequence number."""
+    def seal(self, seat: int, hand: int, step: SealStep, said: bytes = b"") -> int:
+        """A seat's step of the sealed hand ``hand`` (``Sealing.take``); returns the last sequence number. ``said``:
+        the step's digest (``sealed_wire.said``): the same step sent again by its seat, its answer having been lost
+        on the way, is answered as taken and changes nothing."""
         if self.sealed is None or self.match is None:
             raise FailedPrecondition("This table is not sealed: its cards are dealt by the server.")
         if self.sealed.hosting(seat):  # (sat down at during the hand: the host makes the seat's steps)
             raise FailedPrecondition("This seat's cards are the host's until the next hand: play them by name; your "
                                      "own client deals in from the next hand.")
+        if said and self.sealed.repeated(seat, hand, said):
+            return self.seq
         self.sealed.take(seat, hand, step)
+        if said:
+            self.sealed.took(seat, hand, said)
         self.sealed.hosts_act()  # what the step made due of the host's seats
         self.back(seat)
         return self.seq
@@ -624,7 +636,7 @@ class Table:
             for seat in range(len(self.seating)):
                 if sees(mask, seat):
                     self.moved[seat] = seq
-        with self._journaling(batch), self.journal.at_once():
+        with self._journaling(batch), self.change():
             self.journal.sent(self, batch)
             for step in steps:
                 self.journal.step(self, step, self.seq)
@@ -636,7 +648,7 @@ class Table:
             if ended:
                 self._hand_done()
         self._schedule()
-        self.fanout.send(batch)
+        self._send(batch)
         if ended and self.match.match_over():
             self._open_absent()
         if ended:
@@ -646,12 +658,44 @@ class Table:
         """Table events (seats, chat, a commitment): numbered and marked in the journal (or
         journaled as ``steps``), so no number is reused."""
         batch = self.fanout.number(events, self.seating.holders())
-        with self._journaling(batch), self.journal.at_once():
+        with self._journaling(batch), self.change():
             self.journal.sent(self, batch)
             for step in steps:
                 self.journal.step(self, step, self.seq)
             if not steps:
                 self.journal.mark(self, self.seq)
+        self._send(batch)
+
+    @contextmanager
+    def change(self) -> Iterator[None]:
+        """One change's journal writes, kept all together (``Journal.at_once``). A change made inside it (a seat's
+        seed that deals the hand, the host's seats' steps that follow the deal) is part of it, and what that inner
+        change sends waits until the whole is written, then goes out as one message: a client never sees what a
+        kill -9 before the commit would take back."""
+        outer = self._held is None
+        if outer:
+            self._held = []
+        try:
+            with self.journal.at_once():
+                yield
+        except BaseException:
+            if outer:
+                self._held = None  # nothing of it was kept: none of it is sent
+            raise
+        if outer:
+            held, self._held = self._held, None
+            self._send(held or [])
+
+    def _send(self, batch: Sequence[Numbered]) -> None:
+        """A change's events to the streams once it is written; inside another change, once that one is. Sent
+        from inside a store write not yet kept (one the table did not open), they would be a promise a kill -9
+        breaks: refused loudly, whatever the event."""
+        if self._held is not None:
+            self._held.extend(batch)
+            return
+        if batch and self.journal.open():
+            raise AssertionError(f"table {self.id}: events {batch[0][0]}-{batch[-1][0]} would be sent from inside "
+                                 "a store write not yet kept")
         self.fanout.send(batch)
 
     @contextmanager

@@ -4,6 +4,7 @@ the table's to judge (``server.actor.sealed``)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -90,6 +91,15 @@ def envelope(msg: sealed_pb2.SealedEnvelope) -> Envelope:
         raise InvalidArgument("An envelope's label is at most {label} characters and its bytes at most {most}.",
                               label=MAX_LABEL, most=MAX_SEALED)
     return Envelope(_seat(msg.sender), _seat(msg.recipient), msg.label, bytes(msg.sealed))
+
+
+def said(request: sealed_pb2.SealRequest) -> bytes:
+    """What a step says, whichever token sent it: its digest, by which a step sent again (its answer lost on the
+    way, its sender unsure whether it was taken) is known for the one taken already (``Sealing.repeated``)."""
+    step = sealed_pb2.SealRequest()
+    step.CopyFrom(request)
+    step.ClearField("token")
+    return hashlib.sha256(step.SerializeToString(deterministic=True)).digest()
 
 
 def step_of(request: sealed_pb2.SealRequest, seat: int) -> Step:

@@ -601,6 +601,10 @@ class Room:
         with self.figures.journaling(), self.store.transaction():
             yield
 
+    def open(self) -> bool:
+        """A write is under way and not yet kept: its transaction is open."""
+        return bool(self.store.db.in_transaction)
+
     def let_go(self, table: Table, seat: int) -> None:
         """A person who played none of the match that just ended (away or dropped all of it): their
         token lapses, here and in the store, and their seat opens as if they had left."""

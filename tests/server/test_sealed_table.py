@@ -534,8 +534,10 @@ async def test_a_mao_that_cheats_in_its_choice_is_named(one_process: Running, tm
             ledger = mine.ledger
             e = seal(mine.box, mao.seat, partner.seat, ledger.boxes[partner.seat], ledger.hand.digest, PASSED, keys)
             wire = sealed_pb2.SealedEnvelope(sender=e.sender, recipient=e.recipient, label=e.label, sealed=e.sealed)
-            await mao.conn.seal(mao.token, sealed_pb2.SealRequest(hand=mao.sealed.number,
-                                                                  pass_block=sealed_pb2.SealPass(envelope=wire)))
+            step = sealed_pb2.SealRequest(hand=mao.sealed.number, pass_block=sealed_pb2.SealPass(envelope=wire))
+            seq = await mao.conn.seal(mao.token, step)
+            # sent again (as a client does when the answer came too late): answered as taken, nothing changes
+            assert await mao.conn.seal(mao.token, step) == seq == running.room.tables[table_id].seq
             await eventually(lambda: partner.sealed.named or None, "the mão named by its partner")
             assert "wrong key" in partner.sealed.named[0] or "passed" in partner.sealed.named[0], partner.sealed.named
             assert all(not p.sealed.named for p in players if p is not partner)  # (nobody else could open them)
