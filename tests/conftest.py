@@ -398,6 +398,7 @@ def pytest_configure(config: pytest.Config) -> None:
     atexit.register(shutil.rmtree, folder, True)
     for name in OWN_FOLDERS:
         os.environ[name] = os.environ[f"CARDTUI_SUITE_{name}"] = str(folder / name.lower())
+    os.environ["CARDTUI_NATIVE_CACHE"] = str(folder / "native-cache")  # (tools.native's SHARED)
 
 
 @pytest.fixture(autouse=True)
