@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml
 ## rummy playouts, the server's wire and fan-out), where
 ## a C compiler is (cardtui/native.py says how it is used, and lists what it compiles: COMPILED, the one list);
 ## rebuilt when one of the sources it depends on changes (tools/native.py compares their digests with the
-## build's, so make lists none of them), in the foreground here (make test, bench), in the background for make
+## build's, so make lists none of them; a build of the same sources made before, by any clone, is taken from
+## ~/.cache/cardtui/native instead), in the foreground here (make test, bench), in the background for make
 ## play. Without a compiler, or with CARDTUI_PURE=1, everything runs as plain Python.
 native: $(STAMP)
 	@$(BIN)/python -m tools.native

@@ -51,6 +51,10 @@ by keeping a seed back (``Person(cuts=False)``), never by racing a clock."""
 GAMES = {"CARDTUI_GAMES": highcard.MODULE}
 """Every arrangement offers the tests' game too, as a room offers a game from outside the package: named in the
 environment of each ``cardtui serve``, so its table workers and bot workers register it as well."""
+TIMING = {"cardtui.server.lobby.listings:PACE_SECONDS": 0.5}
+"""The lobby's list paced at half a second, not four: a watcher's stream still gets what changed together, paced
+from the last message, but a test that follows a table through the list (wait for it, sit, watch, leave, kill) waits
+half a second for each change rather than four. No test here measures the pace itself (``make bench --only lobby``)."""
 
 
 def listening(pid: int) -> set[int]:
@@ -106,7 +110,8 @@ class Arrangement:
 
     def _serve(self, index: int, port: int = 0) -> None:
         env_db = self.db if self.name == "hosts" else str(self.folder / "store.db")
-        served, got = forked.serve(["--port", str(port), "--db", env_db, *SERVE, *self.extra], self.log, GAMES)
+        served, got = forked.serve(["--port", str(port), "--db", env_db, *SERVE, *self.extra], self.log, GAMES,
+                                   TIMING)
         if index < len(self.fronts):
             self.fronts[index], self.ports[index] = served, got
         else:

@@ -323,9 +323,9 @@ DURATIONS = Path(__file__).with_name("durations.txt")
 (``make test ARGS=--durations=60``, its list pasted here whole; a test's setup, call and teardown add up; other
 lines are comments)."""
 
-GUESSES = {"browser": 20.0, "slow": 5.0, "": 0.5}
+GUESSES = {"browser": 6.0, "slow": 4.0, "": 0.5}
 """Seconds taken for a test the record does not name, by its marker: a browser's, another slow test, the rest (the
-record holds the slowest of a whole run, 24 s and more: the others are shorter, most of them far shorter)."""
+record holds the slowest of a whole run, 8 s and more: the others are shorter, most of them far shorter)."""
 
 
 def recorded_seconds(text: str | None = None) -> dict[str, float]:
@@ -398,6 +398,7 @@ def pytest_configure(config: pytest.Config) -> None:
     atexit.register(shutil.rmtree, folder, True)
     for name in OWN_FOLDERS:
         os.environ[name] = os.environ[f"CARDTUI_SUITE_{name}"] = str(folder / name.lower())
+    os.environ["CARDTUI_NATIVE_CACHE"] = str(folder / "native-cache")  # (tools.native's SHARED)
 
 
 @pytest.fixture(autouse=True)

@@ -79,10 +79,13 @@ def _ask(request: dict[str, Any]) -> dict[str, Any]:
     return said
 
 
-def serve(args: list[str], log: Path | None = None, env: dict[str, str] | None = None) -> tuple[Served, int]:
+def serve(args: list[str], log: Path | None = None, env: dict[str, str] | None = None,
+          timing: dict[str, float] | None = None) -> tuple[Served, int]:
     """``cardtui serve ARGS`` forked, once it listens: the process and its port (``log``: a file its standard
-    error, where it logs, goes to, added to; ``env``: variables set in its environment)."""
-    said = _ask({"serve": ["serve", *args], "log": str(log) if log is not None else "", "env": env or {}})
+    error, where it logs, goes to, added to; ``env``: variables set in its environment; ``timing``: module
+    constants, ``"module:NAME"``, set in it before it starts, for an interval no test waits out on purpose)."""
+    said = _ask({"serve": ["serve", *args], "log": str(log) if log is not None else "", "env": env or {},
+                 "timing": timing or {}})
     line = str(said["line"])
     assert "server on" in line, line
     return Served(int(said["pid"]), line), int(line.split()[3].rsplit(":", 1)[1])
@@ -106,7 +109,10 @@ def _drain(fd: int) -> None:
     os.close(fd)
 
 
-def _start(args: list[str], answers: IO[str], log: str = "", env: dict[str, str] | None = None) -> dict[str, Any]:
+def _start(args: list[str], answers: IO[str], log: str = "", env: dict[str, str] | None = None,
+           timing: dict[str, float] | None = None) -> dict[str, Any]:
+    import importlib
+
     import cardtui.cli
 
     read, write = os.pipe()
@@ -127,6 +133,9 @@ def _start(args: list[str], answers: IO[str], log: str = "", env: dict[str, str]
                 os.close(err)
             sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115  the server's own stdout
             os.environ.update(env or {})  # read by the server as it starts, and by the processes it starts
+            for name, value in (timing or {}).items():
+                where, constant = name.split(":")
+                setattr(importlib.import_module(where), constant, value)
             code = cardtui.cli.main(args)
         except BaseException:
             import traceback
@@ -167,7 +176,8 @@ def main() -> None:
         request = json.loads(line)
         if "serve" in request:
             said = _start([str(a) for a in request["serve"]], answers, str(request.get("log") or ""),
-                          {str(k): str(v) for k, v in (request.get("env") or {}).items()})
+                          {str(k): str(v) for k, v in (request.get("env") or {}).items()},
+                          {str(k): float(v) for k, v in (request.get("timing") or {}).items()})
             started.append(int(said["pid"]))
         else:
             said = _wait(int(request["wait"]), float(request["timeout"]), done)

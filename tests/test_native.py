@@ -294,3 +294,34 @@ def test_the_switch_skips_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv(native.OFF, "1")
     assert build_tool.build(old) == f"native: skipped ({native.OFF} is set): the engine runs as plain Python"
     assert not old.exists()
+
+
+def test_a_build_kept_in_the_cache_serves_the_next_venv_and_the_cache_keeps_the_latest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh clone of the same sources takes the build made before (it still has to load) instead of compiling
+    again; a cache entry of other sources is not taken; the cache keeps the ``KEPT`` latest builds."""
+    monkeypatch.delenv(native.OFF, raising=False)
+    build = native.current()
+    if build is None or native.check(build)[0] is None or build_tool.compiler() is None:
+        pytest.skip(f"no compiled build to keep here ({native.STATUS})")
+    monkeypatch.setattr(build_tool, "SHARED", tmp_path / "cache")
+    build_tool.keep_shared(build)
+    assert (tmp_path / "cache" / build_tool.shared_key() / "manifest.json").is_file()
+
+    def compiles(*_: object) -> str:
+        raise AssertionError("compiled though the cache holds the build of these sources")
+
+    monkeypatch.setattr(build_tool, "compile_into", compiles)
+    line = build_tool.build(tmp_path / "venv")
+    assert line.startswith("native: took the build made before in "), line
+    taken = native.current(tmp_path / "venv")
+    assert taken is not None and native.check(taken)[0] is not None
+
+    other = tmp_path / "other"
+    monkeypatch.setattr(build_tool, "digests", lambda _: {"engine/core.py": "0" * 64})
+    assert not build_tool.take_shared(other, {"engine/core.py": "0" * 64})
+
+    for n in range(build_tool.KEPT + 1):
+        monkeypatch.setattr(build_tool, "shared_key", lambda n=n: f"key{n}")
+        build_tool.keep_shared(build)
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [f"key{n + 1}" for n in range(build_tool.KEPT)]

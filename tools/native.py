@@ -12,6 +12,11 @@ atomic rename: a build killed half way, or one under way, is never used. One bui
 holds ``build.lock``; a second one waits (the foreground) or leaves it to the first (the
 background). Older builds are removed once no process holds them (``cardtui.native.hold``).
 
+A whole build is also kept in the user's cache (``SHARED``: ``~/.cache/cardtui/native/``, at most ``KEPT`` of
+them), named by everything that makes it what it is (``shared_key``: this Python, the sources' digests, how it is
+compiled, mypy's version, the C compiler): a fresh clone of the same sources, or a new venv, takes it from there
+instead of compiling again (about 90 s of CPU), and still checks that every module loads before naming it.
+
 With no C compiler, or ``CARDTUI_PURE=1`` set, or a build that fails, it says so and exits 0: the
 game runs as plain Python. A background build writes to ``build.log`` beside the builds; one that
 failed is recorded in ``failed.json``, which the next start reports with the log's path, and is not
@@ -72,6 +77,13 @@ FAILED = "failed.json"
 """The last build that failed: for which sources, why, and its log; removed when a build succeeds."""
 KEEP = {BUILDS, CURRENT, LOCK, LOG, FAILED}
 """What belongs under ``DIR``; anything else there (a build of the days before ``builds/``) is removed."""
+CACHE = "CARDTUI_NATIVE_CACHE"
+"""Set to keep the shared builds elsewhere than the user's cache (the tests keep theirs in a folder of their own)."""
+SHARED = Path(os.environ.get(CACHE) or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+              / "cardtui" / "native")
+"""Whole builds kept across venvs and clones, each in a folder named by its ``shared_key``."""
+KEPT = 3
+"""How many builds ``SHARED`` keeps, the latest used (some 7 MB each)."""
 
 VERIFY = """
 import sys
@@ -104,6 +116,47 @@ def key() -> str:
     return hashlib.sha256(json.dumps(made_of, sort_keys=True).encode()).hexdigest()
 
 
+def shared_key() -> str:
+    """What a build in ``SHARED`` is of: ``key`` and what else makes its files (mypy's version, which writes the C,
+    and the C compiler with its flags): a build taken from there is the one this venv would make."""
+    made_with = {"key": key(), "mypy": importlib.metadata.version("mypy"), "cc": sysconfig.get_config_var("CC"),
+                 "cflags": sysconfig.get_config_var("CFLAGS"), "env": [os.environ.get(v, "") for v in ("CC", "CFLAGS")]}
+    return hashlib.sha256(json.dumps(made_with, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def take_shared(partial: Path, before: dict[str, str]) -> bool:
+    """Copy the build ``SHARED`` keeps for these sources, made this way, into ``partial``; False if it keeps none."""
+    kept = SHARED / shared_key()
+    if _manifest(kept).get("sources") != before or _manifest(kept).get("compiled") != how():
+        return False
+    try:
+        shutil.copytree(kept, partial, dirs_exist_ok=True)
+        os.utime(kept)  # the latest used is the last removed (keep_shared)
+    except OSError:
+        return False
+    return True
+
+
+def keep_shared(build: Path) -> None:
+    """Copy a build that loads into ``SHARED`` (copied aside, then renamed: a reader finds it whole or not at all),
+    and remove all but the ``KEPT`` latest there. A cache that cannot be written costs the next clone a compile."""
+    kept = SHARED / shared_key()
+    aside = SHARED / f".{kept.name}-{os.getpid()}-{time.time_ns()}"
+    try:
+        if not kept.is_dir():
+            shutil.copytree(build, aside, ignore=shutil.ignore_patterns(IN_USE))
+            with contextlib.suppress(OSError):  # another build put it there first
+                aside.rename(kept)
+        os.utime(kept)  # (a copy has its source's times)
+        entries = sorted((e for e in SHARED.iterdir() if not e.name.startswith(".")), key=lambda e: e.stat().st_mtime)
+        for old in entries[:-KEPT]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        pass
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
+
+
 def up_to_date(root: Path = DIR) -> bool:
     """Whether the build ``root`` names matches the sources and is compiled as ``how()`` says."""
     build = current(root)
@@ -133,25 +186,16 @@ def attempt(root: Path = DIR) -> tuple[str, bool]:
     work = partial / ".work"
     work.mkdir(parents=True)
     (partial / IN_USE).touch()
-    print(f"native: compiling {len(MODULES)} modules into {partial}", flush=True)
-    log = io.StringIO()
-    try:
-        tree = staged(work / "src")
-        with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), contextlib.chdir(tree):
-            from mypyc.build import mypycify
-            from setuptools import setup  # type: ignore[import-untyped]
-
-            extensions = mypycify(list(MODULES), opt_level=opt, target_dir=str(work / "c"), group_name=GROUP,
-                                  multi_file=True)
-            with _every_core():
-                setup(name="cardtui-native", ext_modules=extensions, script_args=[
-                    "-q", "build_ext", "--build-lib", str(partial), "--build-temp", str(work / "o"),
-                ])
-    except (Exception, SystemExit) as err:  # a failed build leaves plain Python, and says why
-        shutil.rmtree(partial, ignore_errors=True)
-        unpublish(root)
-        tail = "\n".join(log.getvalue().strip().splitlines()[-15:])
-        return f"native: the build failed ({err!r}); the engine runs as plain Python\n{tail}", True
+    reused = take_shared(partial, before)
+    if reused:
+        print(f"native: taking the build of these sources from {SHARED}", flush=True)
+    else:
+        print(f"native: compiling {len(MODULES)} modules into {partial}", flush=True)
+        failure = compile_into(partial, work, opt)
+        if failure:
+            shutil.rmtree(partial, ignore_errors=True)
+            unpublish(root)
+            return failure, True
     shutil.rmtree(work)
     if digests(sources()) != before:
         shutil.rmtree(partial, ignore_errors=True)
@@ -166,13 +210,41 @@ def attempt(root: Path = DIR) -> tuple[str, bool]:
                            env=os.environ | {PLACE: str(partial / "none")})  # nothing but this build
     if loads.returncode:
         shutil.rmtree(partial, ignore_errors=True)
+        if reused:  # not this venv's to use after all: forgotten, and compiled here
+            shutil.rmtree(SHARED / shared_key(), ignore_errors=True)
+            return attempt(root)
         unpublish(root)
         return f"native: the build does not load; the engine runs as plain Python\n{loads.stderr.strip()}", True
+    if not reused:
+        keep_shared(partial)
     name = time.strftime("%Y%m%d-%H%M%S-") + str(os.getpid())
     partial.rename(root / BUILDS / name)
     publish(root, name)
     prune(root)
-    return f"native: compiled {len(MODULES)} modules in {time.monotonic() - t0:.0f} s ({root / BUILDS / name})", False
+    done = "took the build made before" if reused else f"compiled {len(MODULES)} modules"
+    return f"native: {done} in {time.monotonic() - t0:.0f} s ({root / BUILDS / name})", False
+
+
+def compile_into(partial: Path, work: Path, opt: str) -> str:
+    """Compile ``MODULES`` into ``partial`` (mypyc, then the C compiler), with ``work`` for what is made on the way;
+    "" once done, or the line saying why it failed, with the end of what mypyc and the compiler printed."""
+    log = io.StringIO()
+    try:
+        tree = staged(work / "src")
+        with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), contextlib.chdir(tree):
+            from mypyc.build import mypycify
+            from setuptools import setup  # type: ignore[import-untyped]
+
+            extensions = mypycify(list(MODULES), opt_level=opt, target_dir=str(work / "c"), group_name=GROUP,
+                                  multi_file=True)
+            with _every_core():
+                setup(name="cardtui-native", ext_modules=extensions, script_args=[
+                    "-q", "build_ext", "--build-lib", str(partial), "--build-temp", str(work / "o"),
+                ])
+    except (Exception, SystemExit) as err:  # a failed build leaves plain Python, and says why
+        tail = "\n".join(log.getvalue().strip().splitlines()[-15:])
+        return f"native: the build failed ({err!r}); the engine runs as plain Python\n{tail}"
+    return ""
 
 
 def publish(root: Path, name: str) -> None:

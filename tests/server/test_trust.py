@@ -387,7 +387,7 @@ async def test_a_second_server_on_the_port_or_the_store_is_refused(tmp_path: Pat
 
 async def test_a_table_that_cannot_be_restored_is_set_aside_and_the_rest_start(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    running = await start("127.0.0.1", 0, db, bot_delay=60)
+    running = await start("127.0.0.1", 0, db, bot_delay=60, cut_window=0.0)
     good = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600)
     bad = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600)
     for table_id in (good, bad):

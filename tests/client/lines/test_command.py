@@ -42,7 +42,7 @@ def play_a_hand(port: int, home: Path) -> str:
             child.sendline("")
         while True:
             seen = child.expect([NUMBERED, r"for example (\d+ \d+)\.", END, r"The match is over|again, swap or leave\?",
-                                 r"\a[^\r\n]*\n"],
+                                 r"\a[^\r\n]*\r?\n"],
                                 timeout=4 * PATIENCE)
             if seen == 4:
                 # The bell, and the turn it rings for (a hand's later turns are said by their choices alone): its
@@ -67,6 +67,7 @@ async def test_a_hand_of_cacho_through_the_command_in_a_terminal(patient_server:
     transcript = await asyncio.to_thread(play_a_hand, patient_server.port, tmp_path / "config")
     assert "Fair deal." in transcript
     assert "\a" in transcript, "the bell never sounded at a turn"
+    assert "Time is up" not in transcript, "a turn went unanswered and the table played it"
     typed = {"new cacho", "change", "hand", "quit"}
     for line in transcript.replace("\r\n", "\n").split("\n"):
         if line.strip() in typed or re.fullmatch(r"\d+( \d+)?", line.strip()):

@@ -67,7 +67,7 @@ def play_a_hand(port: int, home: Path) -> str:
             child.sendline("")
         while True:
             seen = child.expect([NUMBERED, r"for example (\d+ \d+)\.", END, r"The match is over|again, swap or leave\?",
-                                 r"\a[^\r\n]*\n"],
+                                 r"\a[^\r\n]*\r?\n"],
                                 timeout=4 * PATIENCE)
             if seen == 4:
                 # The bell, and the turn it rings for (a hand's later turns are said by their choices alone): its
@@ -94,3 +94,4 @@ async def test_a_hand_of_a_game_from_one_folder_through_the_command(game_server:
     assert "High card" in transcript
     assert " wins " in transcript or "You win " in transcript, "the pot's winner said"
     assert "Fair deal." in transcript
+    assert "Time is up" not in transcript, "a turn went unanswered and the table played it"
