@@ -719,8 +719,9 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
             game = self.game.name
             value = last.option(spec) if last is not None else spec.default
             rows.append(Label(Text(option_label(game, spec.name), style="bold"), classes="opt-name"))
-            if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
-                rows.append(Checkbox(_(spec.help), value=value.flag, id=f"opt-{spec.name}"))
+            if spec.type == lobby_pb2.OPTION_TYPE_FLAG:  # its help wrapped above it: a toggle's label is one line,
+                rows.append(Static(Text(_(spec.help), style="dim"), classes="opt-help"))  # cut where it runs past
+                rows.append(Checkbox(_("yes"), value=value.flag, id=f"opt-{spec.name}"))
             elif spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
                 rows.append(Static(Text(_("{help} (default: {value})").format(
                     help=_(spec.help), value=value_label(game, spec.name, spec.default.choice)), style="dim"),

@@ -28,6 +28,7 @@ from cardtui.client.screens.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.screens.password import PasswordScreen
 from cardtui.client.screens.table import FULL_AFTER, TableScreen
 from cardtui.client.table_log import TableLog
+from cardtui.client.textual_internals import drawn_lines
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.actor.table import Table
@@ -478,6 +479,12 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         await until(pilot, lambda: bool(dialog.query("#opt-ties")))
         await settled(pilot)  # the game's change handled whole
         assert isinstance(dialog.query_one("#opt-flor"), Checkbox), "yes or no: a toggle"
+        sealed = dialog.query_one("#opt-sealed", Checkbox)
+        assert str(sealed.label) == _("yes"), "a toggle's label is one line, cut where it runs past: its help is above"
+        sealed.scroll_visible(animate=False)
+        await settled(pilot)
+        drawn = " ".join(line.text for line in drawn_lines(app.screen))
+        assert "the host included" in drawn and "seats)." in drawn, "the sealed option's help drawn whole at 80x24"
         assert isinstance(dialog.query_one("#opt-ties"), Select), "one of several: a choice"
         mazo = dialog.query_one("#opt-mazo_first", Input)
         assert mazo.value == "1"
