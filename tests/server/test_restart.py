@@ -86,7 +86,8 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, workers: in
             # No claim windows: one closes by its clock 2.5 s after a discard, on either side of the kill or between
             # two snapshots taken in turn, so "the same table after the restart" would hang on the machine's speed.
             # (A kill -9 as a claim window lapses: tests/server/test_unsaid.py, at every kind of event.)
-            windows = {"claim_ms": common_pb2.OptionValue(number=0)} if game in ("pifpaf", "cacheta") else {}
+            windowed = any(spec.name == "claim_ms" for spec in get(game).option_specs)
+            windows = {"claim_ms": common_pb2.OptionValue(number=0)} if windowed else {}
             request = lobby_pb2.CreateTableRequest(game=game, seats=n, bots=0, turn_seconds=3600, options=windows)
             t = (await lobby.CreateTable(request)).table
             joined = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name=f"p{i}")) for i in range(n)]
