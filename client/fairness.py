@@ -43,11 +43,12 @@ from rich.text import Text
 from cardtui.client import gamebook
 from cardtui.client.cards import glyphs
 from cardtui.client.models import event_body
+from cardtui.client.shape import family_for
 from cardtui.client.stay import Fate, Kind, Stay, Taint
 from cardtui.client.words import Said
-from cardtui.fair import SCHEMES, Chain, DealSeed, FairRandom, commitment, sample_positions, shuffled
+from cardtui.fair import SCHEMES, Chain, DealSeed, FairRandom, commitment
 from cardtui.i18n import N_, _, render
-from cardtui.v1 import cacho_pb2, common_pb2, sealed_pb2, table_pb2, truco_pb2
+from cardtui.v1 import common_pb2, sealed_pb2, table_pb2
 
 Seen = list[tuple[str, Message]]
 """A hand's events this client saw, by name (``event_body``), in order."""
@@ -456,7 +457,7 @@ class FairDeals:
                 self.opening = True
             elif isinstance(inner, table_pb2.HandEnded):
                 self._ended(inner)
-            elif isinstance(inner, truco_pb2.ArgentinoRoundStarted) and inner.duel:
+            elif inner is not None and self._duel_begun(inner):
                 self.begun_duels = True
             if isinstance(inner, table_pb2.DealCommitted):
                 told += self._committed(inner, ev.replay, batched=i < len(events) - 1, cuts=cuts)
@@ -528,10 +529,15 @@ class FairDeals:
         if view.seats:
             self.bots = frozenset(s.seat for s in view.seats if s.bot and not s.away)
             self.names = {s.seat: s.name for s in view.seats}
-        if view.HasField("cacho"):
-            self.stacks = {s.seat: s.chips for s in view.cacho.seats}
-        elif view.HasField("rummy"):
-            self.stacks = {s.seat: s.score for s in view.rummy.seats}
+        family = family_for(view)
+        if family is not None and family.stacks is not None:
+            self.stacks = family.stacks(view)
+
+    def _duel_begun(self, inner: Message) -> bool:
+        """Whether an event begins a pica-pica hand's 1v1s, as the table's game says (``Dealing.duels``)."""
+        game = gamebook.find(self.game)
+        duels = game.dealing.duels if game is not None else None
+        return duels is not None and duels(inner)
 
     def _committed(self, inner: table_pb2.DealCommitted, replay: bool, batched: bool,
                    cuts: list[tuple[int, bytes]]) -> list[Verdict]:
@@ -952,8 +958,9 @@ class Dealing:
     to_winner: bool = False
     """The hand's winner deals if they have chips (Pif Paf's ``dealer`` option, by default); with ``rebuy``
     anyone may deal."""
-    duels: bool = False
-    """At six, a 3v3 round's dealer deals the 1v1s after it too (truco argentino's ``pica_pica``)."""
+    duels: Callable[[Message], bool] | None = None
+    """At six, a 3v3 round's dealer deals the 1v1s after it too (truco argentino's ``pica_pica``): the event that
+    begins the 1v1s (None: a game without them)."""
     still_in: Callable[[int, Mapping[str, common_pb2.OptionValue]], bool] | None = None
     """Whether a seat standing at a score is still in, by the table's options, where it is not having chips or
     points left (Chinchón's points count against: in up to the target)."""
@@ -995,126 +1002,13 @@ def dealt_by(seen: Seen) -> int | None:
     return next((b.dealer for _, b in seen if isinstance(b, table_pb2.HandStarted)), None)
 
 
-# -- how each game deals from the deck (docs/deal.md §10), followed from public events ----------
-# (the rummy family's: ``client/boards/rummy_deal.py``)
+# -- what each family's deal check shares (docs/deal.md §10): the checks, followed from public events, are the
+# families' own (``client/boards/rummy_deal.py``, ``truco_deal.py``, ``cacho_deal.py``)
 def shown(cards: Sequence[str]) -> str:
     """Cards as the log shows them everywhere: glyphs, not codes."""
     return " ".join(glyphs(c) for c in cards)
 
 
-def _short(counts: Counter[str], cards: Sequence[str]) -> list[str]:
+def short(counts: Counter[str], cards: Sequence[str]) -> list[str]:
     """Cards in ``cards`` beyond what ``counts`` holds (a multiset difference)."""
     return list((Counter(cards) - counts).elements())
-
-
-def cacho(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
-    """A shuffled pack dealt from its end, a card to each seat a round names; a redeal reshuffles."""
-    problems: list[str] = []
-    pack = shuffled(pack_of, rng)
-    held: dict[int, list[str]] = {}
-    got: list[str] = []
-    dealer = dealt_by(seen)
-
-    def compare() -> None:
-        if me is not None and got != held.get(me, []):
-            problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}", got=shown(got),
-                                   dealt=shown(held.get(me, [])) or "—"))
-
-    for _name, body in seen:
-        if isinstance(body, cacho_pb2.CachoRedealt):
-            compare()
-            pack, held, got = shuffled(pack_of, rng), {}, []
-        elif isinstance(body, cacho_pb2.CachoRoundDealt):
-            if not in_turn(body.seats, dealer, n):
-                problems.append(phrase("round {round} was dealt in another order than the rules' (from the"
-                                       " dealer's left)", round=body.round))
-            for s in body.seats:
-                held.setdefault(s, []).append(pack.pop())
-        elif isinstance(body, table_pb2.CardsDealt) and body.seat == me:
-            got.extend(body.cards)
-        elif isinstance(body, cacho_pb2.CachoShowed) and _short(Counter(held.get(body.seat, [])), body.cards):
-            problems.append(phrase("seat {seat} showed {cards}, not the cards the deck dealt it", seat=body.seat + 1,
-                                   cards=shown(body.cards)))
-    compare()
-    return problems
-
-
-def paulista(pack: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
-    """A shuffled pack dealt from its front in threes: the mão first; then as the mão keeps
-    (the others in turn), passes (the partner takes the mão's three) or rejects; at 11, all four."""
-    problems: list[str] = []
-    deck = shuffled(pack, rng)
-    held: dict[int, list[str]] = {s: [] for s in range(4)}
-
-    def give(seat: int) -> None:
-        held[seat] = deck[:3]
-        del deck[:3]
-
-    for _name, body in seen:
-        if isinstance(body, truco_pb2.PaulistaHandDealt):
-            dealer = dealt_by(seen)
-            if dealer is not None and body.mao != (dealer + 1) % 4:
-                problems.append(phrase("seat {seat} was named the mão, but the mão sits at the dealer's right",
-                                       seat=body.mao + 1))
-            if body.ferro or body.HasField("onze_team"):
-                for i in range(4):
-                    give((body.mao + i) % 4)
-            else:
-                give(body.mao)
-        elif isinstance(body, truco_pb2.PaulistaDealChoice):
-            seat, partner = body.seat, (body.seat + 2) % 4
-            if body.choice == truco_pb2.PAULISTA_CHOICE_KEEP:
-                for s in ((seat + 1) % 4, partner, (seat + 3) % 4):
-                    if not held[s]:
-                        give(s)
-            elif body.choice == truco_pb2.PAULISTA_CHOICE_PASS_CARDS:
-                held[partner] = held[seat]
-                give(seat)
-            else:
-                if list(body.cards) != held[seat]:
-                    problems.append(phrase("the rejected cards {cards} are not the ones the deck dealt",
-                                           cards=shown(body.cards)))
-                give(seat)
-        elif isinstance(body, table_pb2.CardsDealt | truco_pb2.PaulistaPartnerCards) and (
-            isinstance(body, truco_pb2.PaulistaPartnerCards) or body.seat == me
-        ):
-            if list(body.cards) != held[body.seat]:
-                dealt = shown(held[body.seat]) or "—"
-                if body.seat == me:
-                    problems.append(phrase("you were dealt {got}, but the deck gives {dealt}", got=shown(body.cards),
-                                           dealt=dealt))
-                else:
-                    problems.append(phrase("seat {seat} was dealt {got}, but the deck gives {dealt}",
-                                           seat=body.seat + 1, got=shown(body.cards), dealt=dealt))
-        elif isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card"):
-            if body.card not in held[body.seat]:
-                problems.append(phrase("seat {seat} played {card}, a card the deck did not deal it", seat=body.seat + 1,
-                                   card=glyphs(body.card)))
-            else:
-                held[body.seat].remove(body.card)
-    return problems
-
-
-def argentino(pack: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
-    """Three cards each from the first 3 × seats places of a shuffle cut short, one at a time
-    from the mano (the seat after the dealer)."""
-    problems: list[str] = []
-    picks = sample_positions(rng, len(pack), 3 * n)
-    dealer = next((b.dealer for _, b in seen if isinstance(b, table_pb2.HandStarted)), None)
-    if dealer is None:
-        return [N_("the hand's start (its dealer) never reached this client")]
-    held: dict[int, list[str]] = {}
-    for s in range(n):
-        i = (s - dealer - 1) % n
-        held[s] = [pack[picks[i]], pack[picks[n + i]], pack[picks[2 * n + i]]]
-    for _name, body in seen:
-        if isinstance(body, table_pb2.CardsDealt) and body.seat == me and list(body.cards) != held[me]:
-            problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}",
-                                   got=shown(body.cards), dealt=shown(held[me])))
-        elif isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and body.card not in held[body.seat]:
-            problems.append(phrase("seat {seat} played {card}, a card the deck did not deal it", seat=body.seat + 1,
-                                   card=glyphs(body.card)))
-        elif isinstance(body, truco_pb2.ArgentinoShown) and _short(Counter(held[body.seat]), body.cards):
-            problems.append(phrase("seat {seat} showed {cards}, not the cards the deck dealt it", seat=body.seat + 1,
-                                   cards=shown(body.cards)))
-    return problems

@@ -176,6 +176,17 @@ def known() -> dict[str, ClientGame]:
     return GAMES
 
 
+def families() -> list[Family]:
+    """Each family the games this client knows declare (``ClientGame.lines``), once each, in the games' order:
+    the client's registry of families (``client.shape``), asked by what a family declares, never by its name."""
+    out: list[Family] = []
+    for game in known().values():
+        family = game.lines() if game.lines is not None else None
+        if family is not None and all(family.view is not f.view for f in out):
+            out.append(family)
+    return out
+
+
 T = TypeVar("T")
 D = TypeVar("D")
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from google.protobuf.message import Message
 
+from cardtui.client import gamebook
 from cardtui.i18n import _
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -161,16 +162,18 @@ def names_then(events: list[table_pb2.Event], now: Holders, me: int | None = Non
 def played_after(played: dict[int, tuple[str, ...]], event: table_pb2.Event,
                  names: dict[int, str]) -> dict[int, tuple[str, ...]]:
     """``TableModel.played_by`` after ``event``, whose seats were held by ``names`` (``names_then``):
-    a card played adds its player's name; a new hand, or a new round of a pica-pica hand, starts over."""
+    a card played adds its player's name; a new hand, or a new round of a pica-pica hand, starts over (the
+    event's family says which of its events do, ``Family.played`` and ``starts_over``)."""
     kind = event.WhichOneof("body")
     if kind == "hand_started":
         return {}
-    if kind != "truco":
+    family = next((f for f in gamebook.families() if kind and f.events is type(getattr(event, kind))), None)
+    _name, body = event_body(event)
+    if family is None or body is None:
         return played
-    what = event.truco.WhichOneof("body")
-    if what == "argentino_round_started":
+    if family.starts_over(body):
         return {}
-    if what != "played":
+    seat = family.played(body)
+    if seat is None:
         return played
-    seat = event.truco.played.seat
     return {**played, seat: (*played.get(seat, ()), names.get(seat, ""))}

@@ -15,7 +15,7 @@ said "bot 2 has 20", not "bot 2 20", which the ear hears as two numbers run toge
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
@@ -138,6 +138,39 @@ class Family:
     said: Callable[[TableModel, Message], str | None] = lambda _model, _body: None
     """The terse level's words for one of the family's own events where they are not the log's, its cards as the
     screen writes them (the line mode names them); "" to say nothing of it; None: the log's own words."""
+    stacks: Callable[[table_pb2.View], dict[int, int]] | None = None
+    """Each seat's chips or points in a view, where who is still in decides who deals next (``client.fairness``);
+    None: the deal passes on round the table whatever a seat holds (the trucos)."""
+    on_table: Callable[[TableModel, table_pb2.View, bool], list[str]] = lambda _model, _view, _full: []
+    """What is on the table now, in words (the ``table`` command): the pot, the pile and the stock, the trick;
+    ``full``: what stands all hand long (the flip, the stake) as well."""
+    hand: Callable[[TableModel, table_pb2.View, Sequence[str | None]], str] = lambda _model, _view, _slots: _(
+        "You hold no cards.")
+    """The ``hand`` command's words: the cards the player holds, in the order of their numbers (``slots``: a hand
+    kept by the places its cards were dealt in)."""
+    cards: Callable[[table_pb2.View], list[str]] | None = None
+    """The player's cards as the line mode numbers them (``card 2``, an action's number); None: cards are not
+    played by their number here (Cacho's)."""
+    by_place: bool = False
+    """A card keeps the place it was dealt in, a played one's place left empty (the trucos: ``dealt_slots``), as
+    the screen's card keys do; else the hand is numbered as the view orders it."""
+    claims: bool = False
+    """A turn whose only choice is to pass is a claim window the player can only let go (the rummy games' discard
+    claimed): the terse level does not call it a turn."""
+    hand_at_turn: bool = False
+    """The verbose level says the hand as the player's turn begins (a rummy hand is said with what was drawn)."""
+    hint_cards: Callable[[table_pb2.View], tuple[list[str], str]] | None = None
+    """The cards a meld hint may be asked of and the card just drawn ("" for none), where the family's games give
+    meld hints (``hint``); None where they give none."""
+    events: type[Message] | None = None
+    """Its events' message on the wire (``Event.body``), by which an event's family is found
+    (``models.played_after``)."""
+    played: Callable[[Message], int | None] = lambda _body: None
+    """The seat that plays a card in one of its events, whose name the trick keeps (``TableModel.played_by``);
+    None for an event that plays none."""
+    starts_over: Callable[[Message], bool] = lambda _body: False
+    """An event within a hand after which the names kept with the trick's cards start over (a pica-pica hand's next
+    round)."""
 
 
 def result_said(won: str, model: TableModel, family: Family, heard: dict[str, int] | None = None) -> str:
@@ -156,10 +189,8 @@ _loaded: list[bool] = []
 def _load() -> None:
     if not _loaded:
         _loaded.append(True)
-        for game in gamebook.known().values():
-            if game.lines is not None:
-                family = game.lines()
-                FAMILIES.setdefault(family.view, family)
+        for family in gamebook.families():
+            FAMILIES.setdefault(family.view, family)
 
 
 def family_of(model: TableModel) -> Family | None:
@@ -180,6 +211,20 @@ def family_for(view: table_pb2.View) -> Family | None:
         return None
     _load()
     return FAMILIES.get(type(getattr(view, kind)))
+
+
+def numbered_hand(model: TableModel, slots: Sequence[str | None] = ()) -> list[str | None] | None:
+    """The player's hand as the line mode numbers its cards (``Family.cards``): kept by the places they were dealt
+    in (``slots``: None where a card was played) where the family keeps them so, else in the view's order; None
+    where cards are not played by their number (or no hand is in the view)."""
+    view = model.view
+    family = family_for(view) if view is not None else None
+    if view is None or family is None or family.cards is None:
+        return None
+    cards = family.cards(view)
+    if family.by_place:
+        return list(slots) if slots and set(cards) <= {c for c in slots if c is not None} else list(cards)
+    return list(cards)
 
 
 def pot_of(model: TableModel, body: Message, full: bool) -> str | None:

@@ -3,11 +3,12 @@ who wins the pot and with what, a hand dealt again, and the pot for ``score``.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from google.protobuf.message import Message
 
 from cardtui.client.boards.cacho import worth
+from cardtui.client.card_names import cards_words
 from cardtui.client.models import TableModel
 from cardtui.client.shape import Family, Side, pot_won, result_said, seats
 from cardtui.i18n import _, ngettext
@@ -66,5 +67,15 @@ def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
     return parts
 
 
+def _hand(model: TableModel, view: table_pb2.View, slots: Sequence[str | None]) -> str:
+    mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
+    held = list(mine.cards) if mine is not None else []
+    return _("You hold {cards}.").format(cards=cards_words(held)) if held else _("You hold no cards.")
+
+
 CACHO = Family(cacho_pb2.CachoView, _sides, lambda _model: _("chips"),
-               lambda body: isinstance(body, cacho_pb2.CachoPotWon), _result, _redealt, pot=_pot, seat_held=_seat_held)
+               lambda body: isinstance(body, cacho_pb2.CachoPotWon), _result, _redealt, pot=_pot, seat_held=_seat_held,
+               stacks=lambda view: {s.seat: s.chips for s in view.cacho.seats},
+               on_table=lambda _model, view, _full: [_("Round {n}, the pot holds {pot}.").format(
+                   n=view.cacho.round, pot=view.cacho.pot)],
+               hand=_hand, hand_at_turn=True)

@@ -12,11 +12,12 @@ as they stand."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from google.protobuf.message import Message
 
 from cardtui.client.boards.rummy_words import closes
+from cardtui.client.card_names import card_words, cards_words
 from cardtui.client.cards import card_text
 from cardtui.client.models import TableModel, action_name
 from cardtui.client.shape import (
@@ -172,5 +173,39 @@ def _seat_held(model: TableModel, view: table_pb2.View, seat: int) -> list[str]:
     return parts
 
 
+def _on_table(model: TableModel, view: table_pb2.View, full: bool) -> list[str]:
+    """The pot, the flip (``full``), the stock and the pile's top."""
+    out: list[str] = []
+    r = view.rummy
+    if r.pot:
+        out.append(_("The pot holds {pot}.").format(pot=r.pot))
+    if r.HasField("flip") and full:
+        out.append(_("The flip is {card}; wild: {wilds}.").format(card=card_words(r.flip), wilds=cards_words(r.wilds)))
+    top = _("the pile's top is {card}").format(card=card_words(r.pile[-1])) if r.pile else _("the pile is empty")
+    out.append(_("{n} cards in the stock, {top}.").format(n=r.stock_count, top=top))
+    return out
+
+
+def _hand(model: TableModel, view: table_pb2.View, slots: Sequence[str | None]) -> str:
+    """The hand in the view's order, its melds and loose cards, the card just drawn and the cards that go out."""
+    r = view.rummy
+    if not r.cards:
+        return _("You hold no cards.")
+    out = [ngettext("You hold {n} card: {cards}.", "You hold {n} cards, in the order of their numbers: {cards}.",
+                    len(r.cards)).format(n=len(r.cards), cards=cards_words(r.cards))]
+    if r.melds:
+        out.append(_("Melds: {melds}.").format(melds="; ".join(cards_words(m.cards) for m in r.melds)))
+    if r.loose:
+        out.append(_("Loose: {cards}.").format(cards=cards_words(r.loose)))
+    if r.HasField("drawn"):
+        out.append(_("You just drew {card}.").format(card=card_words(r.drawn)))
+    if r.outs:
+        out.append(_("Any of these lets you go out: {cards}.").format(cards=cards_words(r.outs)))
+    return " ".join(out)
+
+
 RUMMY = Family(rummy_pb2.RummyView, _sides, _unit, lambda body: isinstance(body, table_pb2.HandEnded), _result,
-               pot_won=_pot_won, pot=_pot, seat_held=_seat_held, taken_only=closes, said=_said)
+               pot_won=_pot_won, pot=_pot, seat_held=_seat_held, taken_only=closes, said=_said,
+               stacks=lambda view: {s.seat: s.score for s in view.rummy.seats}, on_table=_on_table, hand=_hand,
+               cards=lambda view: list(view.rummy.cards), claims=True,
+               hint_cards=lambda view: (list(view.rummy.cards), view.rummy.drawn))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards import cacho_deal
 from cardtui.client.option_words import OptionWords
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
@@ -35,7 +36,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     lines=lines,
     pack=PACKS["french24"],
     dealing=fairness.Dealing(first=-1),
-    deal_check=fairness.cacho,
+    deal_check=cacho_deal.cacho,
     leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
     chips=True,
     kinds=("pass", "check", "bet", "call", "raise", "fold"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards import truco_deal
 from cardtui.client.boards.truco_words import truco_label
 from cardtui.client.option_words import CHAT, SEALED, SIGNALS_SEEN, OptionWords
 from cardtui.client.phrases import TRUCO_ONLY
@@ -25,9 +26,9 @@ def board() -> type[Board]:
 
 
 def lines() -> Family:
-    from cardtui.client.boards.truco_lines import TRUCO
+    from cardtui.client.boards.truco_family import TRUCO_FAMILY
 
-    return TRUCO
+    return TRUCO_FAMILY
 
 
 GAME = gamebook.register(gamebook.ClientGame(
@@ -37,7 +38,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     lines=lines,
     pack=PACKS["french40"],
     dealing=fairness.Dealing(passes=True),
-    deal_check=fairness.paulista,
+    deal_check=truco_deal.paulista,
     leaving=N_("A bot plays your seat until someone takes it; your team plays on with it."),
     teams=True,
     held=3,

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from cardtui.client import gamebook
 from cardtui.client.lines.sentences import card_named, card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_kind, action_name
+from cardtui.client.shape import numbered_hand
 from cardtui.client.words import key_for, label, word
 from cardtui.i18n import _, ngettext
 from cardtui.v1 import common_pb2
@@ -105,16 +106,7 @@ class Picked:
 def held(model: TableModel, slots: Sequence[str | None] = ()) -> list[str | None]:
     """The hand as its cards are numbered: a truco hand as dealt (``slots``: None where a card was played), a
     rummy hand as the view orders it; empty where a game's hand is not numbered (Cacho's cards are not played)."""
-    view = model.view
-    if view is None:
-        return []
-    kind = view.WhichOneof("game")
-    if kind == "truco":
-        cards = list(view.truco.cards)
-        return list(slots) if slots and set(cards) <= {c for c in slots if c is not None} else list(cards)
-    if kind == "rummy":
-        return list(view.rummy.cards)
-    return []
+    return numbered_hand(model, slots) or []
 
 
 def dealt_slots(slots: Sequence[str | None], cards: Sequence[str]) -> list[str | None]:

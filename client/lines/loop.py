@@ -76,7 +76,7 @@ from cardtui.client.screens.help import rules_page
 from cardtui.client.screens.invite import invite_text
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
-from cardtui.client.shape import score_said
+from cardtui.client.shape import family_for, score_said
 from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
 from cardtui.client.words import event_words
 from cardtui.i18n import NAMES, _, current, next_language, ngettext, remember, use
@@ -539,8 +539,10 @@ class LineRoom:
     def _slots(self, at: Seat) -> None:
         """A truco hand's cards kept where they were dealt, as the screen's card keys are."""
         view = at.model.view
-        if view is not None and view.WhichOneof("game") == "truco" and not at.spectating:
-            at.slots = dealt_slots(at.slots, list(view.truco.cards))
+        family = family_for(view) if view is not None else None
+        if view is not None and family is not None and family.by_place and family.cards is not None and (
+                not at.spectating):
+            at.slots = dealt_slots(at.slots, family.cards(view))
         else:
             at.slots = []
 
@@ -603,8 +605,9 @@ class LineRoom:
     def _silent(self, at: Seat, offered: list[Choice]) -> bool:
         """A claim window the player can only let go, at the terse level and unless ``windows`` asks for them."""
         view = at.model.view
-        return (at.narrator.level is Level.TERSE and not self.windows and view is not None
-                and view.WhichOneof("game") == "rummy" and len(offered) == 1 and offered[0].kind == "pass")
+        family = family_for(view) if view is not None else None
+        return (at.narrator.level is Level.TERSE and not self.windows and family is not None and family.claims
+                and len(offered) == 1 and offered[0].kind == "pass")
 
     def _say_turn(self, at: Seat, again: bool = False, with_hand: bool = False) -> None:
         """The player's turn, in the one shape every game's is said in: what is new (said before it, by the
@@ -632,7 +635,8 @@ class LineRoom:
                 self.say(_("Your turn: {choices}.").format(choices=choices))
             at.turn_hand = hand
             return
-        if with_hand and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
+        family = family_for(model.view) if with_hand and model.view is not None else None
+        if family is not None and family.hand_at_turn:
             self.say(hand_words(model, at.slots))
         said = _("Your turn: {choices}.").format(choices=menu(offered))
         left = self._left(at)
@@ -943,17 +947,18 @@ class LineRoom:
             return
         assert self.conn is not None
         view = at.model.view
-        if view is None or view.WhichOneof("game") != "rummy":
+        family = family_for(view) if view is not None else None
+        if view is None or family is None or family.hint_cards is None:
             self.say(_("Meld hints are for the rummy games, during a hand."))
             return
         if at.spectating:
             self.say(_("You are watching: you hold no cards."))
             return
-        cards = list(view.rummy.cards)
+        cards, drawn = family.hint_cards(view)
         if not cards:
             self.say(_("You hold no cards."))
             return
-        code = card_named(rest, cards) if rest.strip() else (view.rummy.drawn or None)
+        code = card_named(rest, cards) if rest.strip() else (drawn or None)
         if code is None:
             self.say(_("{card} is not a card you hold.").format(card=rest.strip()) if rest.strip() else _(
                 "Which card? Type hint and a card of yours: for example hint {card}.").format(

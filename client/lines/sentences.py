@@ -13,23 +13,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from cardtui.client.card_names import card_words as card_words  # (said here too: the line mode's parts ask here)
+from cardtui.client.card_names import cards_words as cards_words
+from cardtui.client.card_names import name_of, rank_and_suit
 from cardtui.client.cards import SUITS
 from cardtui.client.lines.commands import plain
 from cardtui.client.models import TableModel
 from cardtui.client.screens.replay import game_title
-from cardtui.client.shape import family_for
-from cardtui.i18n import N_, NP_, _, ngettext, pgettext, speaking
+from cardtui.client.shape import family_for, numbered_hand
+from cardtui.i18n import N_, _, ngettext, speaking
 from cardtui.v1 import common_pb2, table_pb2
 
-SUIT_NAMES = {"S": N_("spades"), "C": N_("clubs"), "H": N_("hearts"), "D": N_("diamonds")}
-SPANISH_SUIT_NAMES = {"e": NP_("spanish deck", "swords"), "b": NP_("spanish deck", "clubs"),
-                      "o": NP_("spanish deck", "coins"), "c": NP_("spanish deck", "cups")}
-"""The Spanish deck's suits: its bastos are clubs in English, but not the French deck's clubs in Spanish
-(tréboles), hence a context of their own."""
-FRENCH_RANKS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king")}
-SPANISH_RANKS = {"1": N_("ace"), "10": N_("jack"), "11": N_("knight"), "12": N_("king")}
-"""The Spanish deck's 10, 11 and 12 are the sota, the caballo and the rey."""
-SPANISH = frozenset("ebco")
 _MARK_OF = {symbol: suit for suit, (symbol, _style) in SUITS.items()}
 _ONE = r"(?:10|11|12|[1-9AJQK])[" + "".join(_MARK_OF) + r"]"
 _CARD = re.compile(r"(?<![\w])(10|11|12|[1-9AJQK])([" + "".join(_MARK_OF) + r"])")
@@ -51,30 +45,6 @@ SILENT_MARKS = re.compile(r"[\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\
 """Box drawing, blocks, geometric shapes, dingbats and emoji left after the marks above: said by none."""
 
 
-def card_words(code: str, short: bool = False) -> str:
-    """``"7H"`` → "7 of hearts", ``"12b"`` → "king of clubs": a card as a person names it; ``short``: as the
-    terse level says it, the rank and the suit alone ("7 hearts", "king clubs"), quicker to hear."""
-    rank, suit = code[:-1], code[-1]
-    return _name(rank, suit, short)
-
-
-def _name(rank: str, suit: str, short: bool = False) -> str:
-    named, suit_name = _rank_and_suit(rank, suit)
-    if short:
-        return pgettext("a card, said short", "{rank} {suit}").format(rank=named, suit=suit_name)
-    return _("{rank} of {suit}").format(rank=named, suit=suit_name)
-
-
-def cards_words(codes: Iterable[str], short: bool = False) -> str:
-    """Cards as a list said aloud: "7 of swords, 3 of cups and king of clubs" (``short``: "7 swords, ...")."""
-    names = [card_words(c, short) for c in codes]
-    if not names:
-        return _("no cards")
-    if len(names) == 1:
-        return names[0]
-    return _("{some} and {last}").format(some=", ".join(names[:-1]), last=names[-1])
-
-
 def card_named(said: str, codes: Iterable[str]) -> str | None:
     """The card of ``codes`` a player names: as the ``hand`` command says it ("7 of hearts", "rei de paus"), in
     the reader's language or in English, with or without its "of" ("7 hearts"), or by its code ("7h", "kh");
@@ -90,22 +60,14 @@ def _spellings(code: str) -> set[str]:
     rank, suit = code[:-1], code[-1]
     out = {plain(code)}
     with speaking("en"):
-        english = _rank_and_suit(rank, suit)
-    for rank_word, suit_word in (_rank_and_suit(rank, suit), english):
+        english = rank_and_suit(rank, suit)
+    for rank_word, suit_word in (rank_and_suit(rank, suit), english):
         out.add(plain(f"{rank_word} {suit_word}"))
         out.add(plain(_("{rank} of {suit}").format(rank=rank_word, suit=suit_word)))
         out.add(plain(f"{rank} {suit_word}"))
     with speaking("en"):
-        out.add(plain(_name(rank, suit)))
+        out.add(plain(name_of(rank, suit)))
     return {" ".join(s.split()) for s in out}
-
-
-def _rank_and_suit(rank: str, suit: str) -> tuple[str, str]:
-    """A card's rank and suit words, in the reader's language."""
-    ranks = SPANISH_RANKS if suit in SPANISH else FRENCH_RANKS
-    suit_name = (pgettext("spanish deck", SPANISH_SUIT_NAMES[suit]) if suit in SPANISH_SUIT_NAMES
-                 else _(SUIT_NAMES.get(suit, suit)))
-    return (_(ranks[rank]) if rank in ranks else rank), suit_name
 
 
 def spoken(text: str, stop: bool = True, short: bool = False) -> str:
@@ -116,7 +78,7 @@ def spoken(text: str, stop: bool = True, short: bool = False) -> str:
     text = _EITHER.sub(lambda m: _("{one} or {other}").format(one=card_words(_code(m.group(1)), short),
                                                               other=card_words(_code(m.group(2)), short)), text)
     text = _RUN.sub(lambda m: cards_words((_code(card) for card in m.group(0).split()), short), text)
-    text = _CARD.sub(lambda m: _name(m.group(1), _MARK_OF[m.group(2)], short), text)
+    text = _CARD.sub(lambda m: name_of(m.group(1), _MARK_OF[m.group(2)], short), text)
     text = _BACK.sub(lambda m: _backs(m.group(0).count("▒▒▒")), text)
     for mark, word in WORDS.items():
         text = text.replace(mark, f" {_(word)} ")
@@ -213,48 +175,10 @@ def _seat_state(model: TableModel, view: table_pb2.View, seat: common_pb2.SeatSu
 
 
 def _play_state(model: TableModel, view: table_pb2.View, full: bool = True) -> list[str]:
-    """What is on the table now: Cacho's round and pot; a rummy table's pot, flip, stock and pile; a truco table's
-    stake and trick."""
-    kind = view.WhichOneof("game")
-    out: list[str] = []
-    if kind == "cacho":
-        c = view.cacho
-        out.append(_("Round {n}, the pot holds {pot}.").format(n=c.round, pot=c.pot))
-    elif kind == "rummy":
-        r = view.rummy
-        if r.pot:
-            out.append(_("The pot holds {pot}.").format(pot=r.pot))
-        if r.HasField("flip") and full:
-            out.append(_("The flip is {card}; wild: {wilds}.").format(card=card_words(r.flip),
-                                                                    wilds=cards_words(r.wilds)))
-        top = _("the pile's top is {card}").format(card=card_words(r.pile[-1])) if r.pile else _("the pile is empty")
-        out.append(_("{n} cards in the stock, {top}.").format(n=r.stock_count, top=top))
-    elif kind == "truco":
-        t = view.truco
-        if full:
-            out.append(_("The game is to {target}; this round is worth {stake}.").format(target=t.target,
-                                                                                        stake=t.stake))
-        if t.trick:
-            plays = ", ".join(_("{name} played {card}").format(
-                name=model.name(p.seat),
-                card=card_words(p.card) if p.HasField("card") and not p.face_down else _("a face-down card"))
-                for p in t.trick)
-            out.append(_("On the table: {plays}.").format(plays=plays))
-        elif not full:
-            out.append(_("Nothing on the table yet."))
-    return out
-
-
-PLACE = "place"
-"""The context of a card's place as a word (literal in each ``NP_``, as the extractor reads it)."""
-ORDINALS = (NP_("place", "first"), NP_("place", "second"), NP_("place", "third"), NP_("place", "fourth"),
-            NP_("place", "fifth"), NP_("place", "sixth"), NP_("place", "seventh"), NP_("place", "eighth"),
-            NP_("place", "ninth"), NP_("place", "tenth"), NP_("place", "eleventh"), NP_("place", "twelfth"))
-"""A card's place in the hand, as a word: said before a card's name, never a number before a number."""
-
-
-def ordinal(n: int) -> str:
-    return pgettext(PLACE, ORDINALS[n - 1]) if 1 <= n <= len(ORDINALS) else str(n)
+    """What is on the table now, as the view's family says it (``Family.on_table``): Cacho's round and pot; a rummy
+    table's pot, flip, stock and pile; a truco table's stake and trick."""
+    family = family_for(view)
+    return family.on_table(model, view, full) if family is not None else []
 
 
 def hand_words(model: TableModel, slots: Sequence[str | None] = ()) -> str:
@@ -266,56 +190,17 @@ def hand_words(model: TableModel, slots: Sequence[str | None] = ()) -> str:
         return _("You are watching: you hold no cards.")
     if view is None or view.WhichOneof("game") in (None, "waiting"):
         return _("No hand has been dealt yet.")
-    kind = view.WhichOneof("game")
-    if kind == "truco":
-        cards = list(view.truco.cards)
-        if not cards:
-            return _("You hold no cards.")
-        places = list(slots) if slots and set(cards) <= {c for c in slots if c is not None} else cards
-        return _("You hold {cards}.").format(cards=placed(places))
-    if kind == "cacho":
-        mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
-        held = list(mine.cards) if mine is not None else []
-        return _("You hold {cards}.").format(cards=cards_words(held)) if held else _("You hold no cards.")
-    r = view.rummy
-    if not r.cards:
-        return _("You hold no cards.")
-    out = [ngettext("You hold {n} card: {cards}.", "You hold {n} cards, in the order of their numbers: {cards}.",
-                    len(r.cards)).format(n=len(r.cards), cards=cards_words(r.cards))]
-    if r.melds:
-        out.append(_("Melds: {melds}.").format(melds="; ".join(cards_words(m.cards) for m in r.melds)))
-    if r.loose:
-        out.append(_("Loose: {cards}.").format(cards=cards_words(r.loose)))
-    if r.HasField("drawn"):
-        out.append(_("You just drew {card}.").format(card=card_words(r.drawn)))
-    if r.outs:
-        out.append(_("Any of these lets you go out: {cards}.").format(cards=cards_words(r.outs)))
-    return " ".join(out)
-
-
-def placed(places: Sequence[str | None]) -> str:
-    """Cards in the order of their numbers: as a list where every place holds one, else each with its place as a
-    word ("first: 7 of swords; third: king of cups"), a played one's place skipped."""
-    if all(c is not None for c in places):
-        return cards_words([c for c in places if c is not None])
-    return "; ".join(_("{place}: {card}").format(place=ordinal(n), card=card_words(c))
-                     for n, c in enumerate(places, start=1) if c is not None)
+    family = family_for(view)
+    return family.hand(model, view, slots) if family is not None else _("You hold no cards.")
 
 
 def card_at(model: TableModel, n: int, slots: Sequence[str | None] = ()) -> str:
     """A card by its place (``card 3``, ``3?``): what number ``n`` plays or discards."""
-    view = model.view
     if model.seat is None:
         return _("You are watching: you hold no cards.")
-    kind = view.WhichOneof("game") if view is not None else None
-    if view is None or kind not in ("truco", "rummy"):
+    places = numbered_hand(model, slots)
+    if places is None:
         return _("Cards are not played by their number here.")
-    if kind == "truco":
-        cards = list(view.truco.cards)
-        places: list[str | None] = (list(slots) if slots and set(cards) <= {c for c in slots if c is not None}
-                                    else list(cards))
-    else:
-        places = list(view.rummy.cards)
     if not 1 <= n <= len(places):
         return ngettext("You hold no card {n}: you hold {count} card.", "You hold no card {n}: you hold {count} "
                         "cards.", len([c for c in places if c is not None])).format(
