@@ -14,6 +14,9 @@ a capital. The analysis screen, its drill, the line mode and ``cardtui analyze``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rich.text import Text
 
 from cardtui.client.cards import card_text
@@ -112,19 +115,8 @@ def reason_words(model: TableModel, reason: analysis_pb2.AnalysisReason,
                  best: common_pb2.Action | None = None, chosen: common_pb2.Action | None = None) -> str:
     """``reason_text``'s sentence, plain (the command line's)."""
     what = reason.WhichOneof("reason")
-    if what == "envido":
-        return _envido(model, reason.envido)
-    if what == "truco":
-        return _truco(reason.truco, chosen)
-    if what == "draw":
-        return _draw(reason.draw)
-    if what == "discard":
-        return _discard(reason.discard)
-    if what == "knock":
-        return _knock(reason.knock)
-    if what == "bet":
-        return _bet(reason.bet, best)
-    return ""
+    said = REASONS.get(what) if what else None
+    return said(model, getattr(reason, what), best, chosen) if said is not None and what else ""
 
 
 def _envido(model: TableModel, r: analysis_pb2.EnvidoAdvice) -> str:
@@ -309,3 +301,17 @@ def _bet(r: analysis_pb2.BetAdvice, best: common_pb2.Action | None) -> str:
             said += " " + _("So the odds alone say fold; but the playouts, which play the hand to its end as the "
                             "players would (later rounds, the others folding), find staying in loses less.")
     return said
+
+
+Reason = Callable[[TableModel, Any, "common_pb2.Action | None", "common_pb2.Action | None"], str]
+REASONS: dict[str, Reason] = {
+    "envido": lambda model, r, _best, _chosen: _envido(model, r),
+    "truco": lambda _model, r, _best, chosen: _truco(r, chosen),
+    "draw": lambda _model, r, _best, _chosen: _draw(r),
+    "discard": lambda _model, r, _best, _chosen: _discard(r),
+    "knock": lambda _model, r, _best, _chosen: _knock(r),
+    "bet": lambda _model, r, best, _chosen: _bet(r, best),
+}
+"""Each kind of reason (``AnalysisReason.reason``) and its words, from the reason's own message, the best choice
+and the choice made: a kind is the decision's (a draw, a bet), not a family's (Pif Paf's and Cacho's bets are
+said alike); a kind this client does not know says nothing."""

@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -318,6 +319,13 @@ def branches(source: str, path: str, reg: Registries | None = None) -> Iterator[
             named = [node.attr]
         seen.update((node.lineno, f) for f in named if f not in mine)
     yield from sorted(seen)
+
+
+def beyond(found: list[tuple[str, int, str]], allowed: dict[str, int]) -> list[tuple[str, int, str]]:
+    """The places (path, line, what) of every module with more of them than ``allowed`` gives it (none where it
+    does not name the module): a module's count left to go down, and every other module held to none."""
+    counts = Counter(path for path, _line, _what in found)
+    return [f for f in found if counts[f[0]] > allowed.get(f[0], 0)]
 
 
 def modules(root: Path, parts: tuple[str, ...] = PARTS) -> Iterator[tuple[str, str]]:

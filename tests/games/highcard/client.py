@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards import cacho_deal
 from cardtui.client.option_words import OptionWords
 from cardtui.i18n import N_
 from tests.games.highcard import NAME, PACK
@@ -25,7 +26,7 @@ GAME = gamebook.ClientGame(
     board=board,
     pack=PACK,
     dealing=fairness.Dealing(first=-1),
-    deal_check=fairness.cacho,  # a card to each from the end of the shuffled pack, as Cacho's rounds
+    deal_check=cacho_deal.cacho,  # a card to each from the end of the shuffled pack, as Cacho's rounds
     leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
     chips=True,
     kinds=("check", "bet", "call", "raise", "fold"),
