@@ -179,12 +179,21 @@ def known() -> dict[str, ClientGame]:
 def families() -> list[Family]:
     """Each family the games this client knows declare (``ClientGame.lines``), once each, in the games' order:
     the client's registry of families (``client.shape``), asked by what a family declares, never by its name."""
+    games = known()
+    key = tuple(id(g) for g in games.values())
+    if _families and _families[0][0] == key:
+        return _families[0][1]  # (asked for every event of a stream: the games seldom change)
     out: list[Family] = []
-    for game in known().values():
+    for game in games.values():
         family = game.lines() if game.lines is not None else None
         if family is not None and all(family.view is not f.view for f in out):
             out.append(family)
+    _families[:] = [(key, out)]
     return out
+
+
+_families: list[tuple[tuple[int, ...], list[Family]]] = []
+"""The last families found, with the games they were found from."""
 
 
 T = TypeVar("T")

@@ -2,11 +2,14 @@
 
 The shape is the line mode narration's (``client.lines.narration``): at the player's turn, what is new and the
 choices; a hand's result with what won it and every side's total, the player's first; a redeal with its reason;
-and ``score``, the totals in one line at any time. What differs from family to family lives in the family's own modules
-(``client/boards/rummy_lines.py``, ``truco_lines.py``, ``cacho_lines.py``), each a ``Family`` that its games
-declare (``ClientGame.lines``): who its sides are and what they hold (each seat's chips or points, or two teams'
-points), what its hand's result says won it, and why a hand is dealt again. Shared code asks the family of a view
-here (``family_of``, by the message of its view on the wire), never a game's name nor a family's.
+and ``score``, the totals in one line at any time. What differs from family to family lives in the family's own
+modules (``client/boards/rummy_lines.py``, ``truco_lines.py`` with ``truco_family.py``, ``cacho_lines.py``), each
+a ``Family`` that its games declare (``ClientGame.lines``): who its sides are and what they hold (each seat's chips
+or points, or two teams' points), what its hand's result says won it, and why a hand is dealt again; and what the
+rest of the client asks a family (each seat's chips or points for who deals next, what the table and the hand
+hold, how the hand's cards are numbered, which events play a card). Shared code asks the family of a view here
+(``family_of``, by the message of its view on the wire; ``models.played_after`` by an event's), never a game's
+name nor a family's.
 
 Every total is said after a word, never after another number: a seat whose name ends in a number ("bot 2") is
 said "bot 2 has 20", not "bot 2 20", which the ear hears as two numbers run together (``runs_of_numbers``).
