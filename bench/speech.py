@@ -89,10 +89,10 @@ PAUSE = 4.0
 the next deal, whichever comes first (a match's end waits longer, for the players' answers)."""
 
 
-STALL = 300.0
-"""Seconds a table may go without a new hand before its player stops waiting (the hands it finished are measured):
-with every table at once on a busy machine one stuck table held back the whole run, which then printed nothing
-before its time was up."""
+STALL = 180.0
+"""Seconds a table may go without a new hand before its player stops waiting, and the hands it finished are measured
+(at a room's pace a hand and a match's end take under two minutes): with every table at once, one stuck table held
+back the whole run, which then printed nothing before its time was up."""
 
 
 class Voice:
@@ -288,8 +288,9 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
                 if len(room.starts) != seen:
                     seen, since = len(room.starts), time.monotonic()
                 elif time.monotonic() - since > STALL:  # one table stuck holds back no other's figures
+                    last = " / ".join(s.text for s in lines.said[-3:])
                     print(f"  {game} {lang} {level} {voice.rate} wpm seed {seed}: no hand dealt for {STALL:.0f} s "
-                          f"after {max(0, seen - 2)} measured: those are measured")
+                          f"after {max(0, seen - 2)} measured (those are measured); the last said: {last}")
                     break
         finally:
             lines.typed.put_nowait("quit")
