@@ -281,7 +281,11 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
                 table = await room.conn.create(lobby_pb2.CreateTableRequest(
                     game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30,
                     options={k: common_pb2.OptionValue(number=v) for k, v in OPTIONS.get(game, {}).items()}))
-                await room.open_table(table.id)
+                for _try in range(3):  # a join the busy server did not answer in time (said as such) is asked again
+                    await room.open_table(table.id)
+                    if room.at is not None:
+                        break
+                    await asyncio.sleep(2.0)
             seen, since = len(room.starts), time.monotonic()
             while len(room.starts) < hands + 2:
                 await asyncio.sleep(0.2)
