@@ -51,6 +51,12 @@ async def sit_at(address: str, table_id: str, name: str, root: Path) -> Player:
     return Player(name, conn, joined.token, joined.seat, SealedSeat(conn.target, SealedKeys(root / name)))
 
 
+def dealt(player: Player) -> bool:
+    """The deal is done for ``player``: every proof of it in (play may begin) and their three cards open (which they
+    are, and shown, as soon as the others' keys came, before the proofs)."""
+    return player.sealed.ready and len(player.sealed.own_cards()) == 3
+
+
 async def follow(player: Player) -> None:
     async for msg in player.conn.follow(player.token, fair=FairDeals(), sealed=player.sealed):  # (it cuts too)
         if msg.HasField("snapshot"):

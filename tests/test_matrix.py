@@ -37,7 +37,7 @@ from tests.arrangements import Arrangement, Calls, Person, close_tables, listeni
 from tests.conftest import passed
 from tests.per_game import declared
 from tests.postgres import Cluster
-from tests.sealed_play import Player, follow, play_hand, sit_at
+from tests.sealed_play import Player, dealt, follow, play_hand, sit_at
 from tests.waiting import eventually, eventually_async
 
 A = common_pb2.ActionType
@@ -1180,7 +1180,7 @@ async def test_a_sealed_hand_plays_on_through_a_drop_and_a_kill_with_the_same_lo
     players = [await sit_at(arrangement.lobby, table_id, name, tmp_path) for name in ("ana", "bia")]
     readers = [asyncio.create_task(follow(p)) for p in players]
     try:
-        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None,
+        await eventually(lambda: all(dealt(p) for p in players) or None,
                          "each seat's three cards, opened by its own client")
         cards = {p.seat: p.sealed.dealt() for p in players}
         assert len({c for hand in cards.values() for c in hand}) == 6
