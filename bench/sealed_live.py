@@ -9,12 +9,13 @@ their own keys at a sealed table, read from the view at an open one. A table's f
 table deals: its people pledge and show their box points first (two more steps each, once a stay).
 
 Every person comes from 127.0.0.1 here, so the server's allowance of actions an address is lifted (at a real table
-each person has an address of their own, and a deal costs each client seven steps). Everything runs in this one
-process, the server and every person's client, so the wait includes each client's work
-on the others' turns, queued on one core: at a real table each client has a machine of its own. The open deal of the
+each person has an address of their own, and a deal costs each client seven steps). Each person's client runs in a
+process of its own, as on a machine of its own at a real table, all of them on this machine's cores beside the
+server's process; with ``one`` (``python -m bench.sealed_live 20 one``) the server and every client share one
+process, and the wait includes each client's work on the others' turns, queued on one core. The open deal of the
 same run is the machine's part (the server's and the clients' own work, the round trips, the journal): the sealed
-deal's figure less the open one is what sealing costs. CPU per deal: this process's, from the last cut until every
-person's client has checked the whole deal (every proof, ``ready``), server and clients together.
+deal's figure less the open one is what sealing costs. CPU per deal: each client's from its cut to its cards; every
+process's from the last cut until every person's client has checked the whole deal (every proof, ``ready``).
 """
 
 from __future__ import annotations
@@ -161,10 +162,12 @@ def _cpu(deals: list[Deal], apart: bool) -> float:
     return 1000 * statistics.median([d.server_cpu + (sum(d.cpu_all.values()) if apart else 0.0) for d in deals])
 
 
-def run(print: Callable[[str], None], deals: int = 20) -> None:
+def run(print: Callable[[str], None], deals: int = 20, modes: tuple[bool, ...] = (True,)) -> None:
+    """``modes``: each person's client in a process of its own (True), or everything in this one (False: slower,
+    and on a loaded machine the server can starve long enough for a client's call to time out)."""
     print(f"== sealed deals at the real server over 127.0.0.1, load {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as folder:
-        for apart in (True, False):
+        for apart in modes:
             where = "each person's client a process of its own" if apart else "the server and every client in one"
             for game, seats, mark in SIZES:
                 figures = {}
@@ -184,4 +187,4 @@ def run(print: Callable[[str], None], deals: int = 20) -> None:
 
 if __name__ == "__main__":
     with contextlib.suppress(KeyboardInterrupt):
-        run(print, int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+        run(print, int(sys.argv[1]) if len(sys.argv) > 1 else 20, (False,) if sys.argv[2:] == ["one"] else (True,))
