@@ -1,26 +1,26 @@
 """`make bench`: every figure as a ratio to a baseline measured in the same run.
 
-Sections: engine (Cacho hands/s with bots), views (one change in Python: views spliced from
-their parts vs whole messages; our Python per act, compiled vs plain, and after a sleep), load (real
-server vs a bare fan-out server over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine
-speed vs pytruco; bots vs random play), arena (the bots' marks: levels against today's bots, the
-simple baselines, the opponent pool and MiniTruco's bots on duplicate deals, with decision times), exploit (a best
-response to hard's calls against hard: how exploitable they are), soak (minutes of bots with watchers churning: lost and
-duplicated events, latency against the bare server, memory at the start and the end), guests (browser
-guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
-prompt), screen (the table screen's first paint after each message and its CPU, against a
-trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two seeds
-agreeing, one hand's wall time), hard (hard against hard at every game, each hand analysed once: the share of
+Sections: engine (Cacho hands/s with bots), views (one change in Python: views spliced from their parts vs whole
+messages; our Python per act, compiled vs plain, and after a sleep), load (real server vs a bare fan-out server over
+gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine speed vs pytruco; bots vs random play),
+arena (the bots' marks: levels against today's bots, the simple baselines, the opponent pool and MiniTruco's bots on
+duplicate deals, with decision times), exploit (a best response to hard's calls against hard: how exploitable they
+are), soak (minutes of bots with watchers churning: lost and duplicated events, latency against the bare server,
+memory at the start and the end), guests (browser guests forked from a warm parent vs started cold: memory per guest
+at 10 guests, time to the name prompt), screen (the table screen's first paint after each message and its CPU,
+against a trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
+seeds agreeing, one hand's wall time), hard (hard against hard at every game, each hand analysed once: the share of
 decisions flagged a mistake or worse, the clock looked at after every hand), decided (the analysis on positions the
 rules decide, found in played hands: right moves flagged, wrong moves flagged a mistake or worse), facts (every fact
 the advice states over random hands of every game and option set, against a recount from the history alone: wrong
 facts), fair (a dishonest host's tricks against the real client's fair-deal check: hands steered under ✔, against an
 honest host's six), sealed (a sealed deal's operations against other groups', its start to a person's own cards over
-127.0.0.1, a randomised cheating client against the referee and every honest client, a host reading cards with
-everything it holds), startup (seconds to ready: a first start, and a restart with tables open, after SIGTERM and
-after kill -9), front (the lobby's process's memory over unary calls on one kept connection, against a bare grpc.aio
-server), lobby (a person idling in the lobby: the list by its stream against asked every two seconds), speech (the
-line mode read aloud by espeak-ng: a hand's speech against the hand's time, terse against verbose).
+127.0.0.1, the same at the real server against an open deal, a randomised cheating client against the referee and
+every honest client, a host reading cards with everything it holds), startup (seconds to ready: a first start, and a
+restart with tables open, after SIGTERM and after kill -9), front (the lobby's process's memory over unary calls on
+one kept connection, against a bare grpc.aio server), lobby (a person idling in the lobby: the list by its stream
+against asked every two seconds), speech (the line mode read aloud by espeak-ng: a hand's speech against the hand's
+time, terse against verbose).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -187,6 +187,9 @@ def sealed_section(quick: bool) -> None:
     from bench import sealed
 
     sealed.run(print=print, deals=10 if quick else 60, n=500 if quick else 2000)
+    from bench import sealed_live
+
+    sealed_live.run(print=print, deals=5 if quick else 20)
     sealed.cheats(print=print, hands=60 if quick else 1200)
     sealed.host(print=print, hands=20 if quick else 300)
 

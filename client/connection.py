@@ -690,20 +690,25 @@ class Connection:
         table refuses (made already, before a drop) changes nothing there, and is said to ``sealed``."""
         before = self.seals.get(token)
 
+        async def one(request: sealed_pb2.SealRequest) -> None:
+            for wait in SEAL_RETRIES:  # asked to slow down (the person acting on the same connection): again
+                try:
+                    await self.seal(token, request)
+                except grpc.aio.AioRpcError as err:
+                    if err.code() in SEAL_AGAIN and wait:
+                        await asyncio.sleep(wait)
+                        continue
+                    sealed.refused.append(err.details() or "")
+                break
+
         async def send() -> None:
             if before is not None:
                 with contextlib.suppress(Exception):
                     await before
             for request in requests:
-                for wait in SEAL_RETRIES:  # asked to slow down (the person acting on the same connection): again
-                    try:
-                        await self.seal(token, request)
-                    except grpc.aio.AioRpcError as err:
-                        if err.code() in SEAL_AGAIN and wait:
-                            await asyncio.sleep(wait)
-                            continue
-                        sealed.refused.append(err.details() or "")
-                    break
+                await one(request)
+            for request in await asyncio.to_thread(sealed.behind):  # the deal's proofs, once its keys are on their
+                await one(request)  # way, made while the stream's keys open this seat's cards (the slowest part)
 
         task = asyncio.create_task(send())
         self.seals[token] = task

@@ -241,22 +241,35 @@ class SealedSeat:
                     self._sent.add(f"blind {place}")
                     out.append(sealed_pb2.SealRequest(hand=self.number, play=sealed_pb2.SealPlay(
                         card=opening_message(self.mine.opening(place)))))
-        elif awaited is None and me not in ledger.shuffles and "proofs" not in self._sent:
+        elif awaited is None and me not in ledger.shuffles and "envelopes" not in self._sent:
             envelopes = [sealed_pb2.SealedEnvelope(sender=e.sender, recipient=e.recipient, label=e.label,
                                                    sealed=e.sealed)
                          for e in mine.envelopes() if (e.sender, e.recipient, e.label) not in ledger.envelopes]
             out.append(self._request("envelopes", envelopes=sealed_pb2.SealEnvelopes(envelopes=envelopes)))
-            shuffle = mine.shuffle_proof()
-            out.append(self._request("shuffle", shuffle=sealed_pb2.SealShuffle(
-                answers=[answer_bytes(a) for a in shuffle.answers])))
-            out.append(self._request("proofs", proofs=sealed_pb2.SealProofs(
-                proofs=[p.to_bytes() for p in mine.proofs()])))
         return out
+
+    def behind(self) -> list[sealed_pb2.SealRequest]:
+        """The steps owed once this seat's keys are on their way (``feed`` sent them): its lock's proof that it is a
+        shuffle and its relock's proofs, made only now. Every seat's cards open as soon as the keys are in, while
+        the proofs are made and checked (the slowest part of a deal); play begins once they are (``ready``). Made off
+        the loop that reads the stream (``Connection``), so that the keys coming meanwhile open this seat's cards: it
+        reads only what the deal fixed before (this seat's secret, the decks it locked and relocked)."""
+        me, mine, number = self.seat, self.mine, self.number
+        if me is None or mine is None or "envelopes" not in self._sent or "proofs" in self._sent \
+                or me in mine.ledger.shuffles:
+            return []
+        self._sent.update(("shuffle", "proofs"))
+        shuffle = mine.shuffle_proof()
+        return [sealed_pb2.SealRequest(hand=number, shuffle=sealed_pb2.SealShuffle(
+                    answers=[answer_bytes(a) for a in shuffle.answers])),
+                sealed_pb2.SealRequest(hand=number, proofs=sealed_pb2.SealProofs(
+                    proofs=[p.to_bytes() for p in mine.proofs()]))]
 
     # -- this seat's cards ---------------------------------------------------------------------------------------
     def own_cards(self) -> dict[int, str]:
-        """This seat's unplayed cards it can open, by place (none before its keys came, or for a spectator)."""
-        if self.mine is None or self.seat is None or not self.ready:
+        """This seat's unplayed cards it can open, by place (none before its keys came, or for a spectator): shown
+        as soon as the others' keys are in, before every proof of the deal is (play waits for those, ``ready``)."""
+        if self.mine is None or self.seat is None:
             return {}
         ledger = self.mine.ledger
         return {place: card for place, card in self.mine.hand().items()

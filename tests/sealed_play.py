@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+from google.protobuf import text_format
 
 from cardtui.client.connection import Connection
 from cardtui.client.fairness import FairDeals
@@ -39,6 +40,8 @@ class Player:
     snapshots: int = 0
     """How many snapshots the stream brought: one more each time it opened again (a drop, a kill)."""
     events: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
+    """The stream in lines (a snapshot's number; each event, its start, a sealed one by name): what a failure shows."""
 
 
 async def sit_at(address: str, table_id: str, name: str, root: Path) -> Player:
@@ -48,15 +51,24 @@ async def sit_at(address: str, table_id: str, name: str, root: Path) -> Player:
     return Player(name, conn, joined.token, joined.seat, SealedSeat(conn.target, SealedKeys(root / name)))
 
 
+def dealt(player: Player) -> bool:
+    """The deal is done for ``player``: every proof of it in (play may begin) and their three cards open (which they
+    are, and shown, as soon as the others' keys came, before the proofs)."""
+    return player.sealed.ready and len(player.sealed.own_cards()) == 3
+
+
 async def follow(player: Player) -> None:
     async for msg in player.conn.follow(player.token, fair=FairDeals(), sealed=player.sealed):  # (it cuts too)
         if msg.HasField("snapshot"):
+            player.told.append(f"@{msg.seq} snapshot")
             player.view = msg.snapshot.view
             player.snapshots += 1
         elif msg.HasField("update"):
             for event in msg.update.events:
                 name = event.WhichOneof("body") or ""
                 player.events.append(name if name != "sealed" else event.sealed.WhichOneof("body") or "")
+                player.told.append(f"@{event.seq} sealed {player.events[-1]}" if name == "sealed" else
+                                   text_format.MessageToString(event, as_one_line=True)[:120])
                 player.ended = player.ended or name == "hand_ended"
             if msg.update.HasField("view"):
                 player.view = msg.update.view
@@ -111,12 +123,15 @@ async def play_hand(players: list[Player], done: Callable[[], bool], called: lis
     said: list[Choice] = []
     called = [False] if called is None else called
     acted: set[tuple[int, int]] = set()
+    stale: list[str] = []
+    """Each move the table refused as out of its time (a view already stale): said if the hand never ends."""
 
     async def turn() -> bool:
         for p in players:
             view = p.view
             if view is None or p.seat not in view.to_act or not view.legal or (p.seat, p.seq) in acted:
                 continue
+            was = called[0]
             action, step = choose(p, called)
             if action is None:
                 continue
@@ -127,7 +142,12 @@ async def play_hand(players: list[Player], done: Callable[[], bool], called: lis
                 else:
                     await p.conn.act(p.token, wire.action_message(action), p.seq)
             except grpc.aio.AioRpcError as err:
+                if err.code() is grpc.StatusCode.RESOURCE_EXHAUSTED:  # every seat here shares 127.0.0.1's allowance:
+                    acted.discard((p.seat, p.seq))  # asked to slow down, the person makes the same move again
+                    called[0] = was
+                    continue
                 assert err.code() is grpc.StatusCode.FAILED_PRECONDITION, err.details()
+                stale.append(f"{p.name} at {p.seq}: {err.details()}")
                 continue  # a stale view: look again
             said.append((p.seat, action))
             return True
@@ -140,9 +160,10 @@ async def play_hand(players: list[Player], done: Callable[[], bool], called: lis
 
     try:
         await eventually_async(moved, "the hand's end")  # (the default patience: a busy host plays slowly)
-    except AssertionError:
-        raise AssertionError("the hand never ended: " + "; ".join(
+    except AssertionError as err:
+        raise AssertionError(f"the hand never ended ({err}): " + "; ".join(
             f"{p.name} to act {list(p.view.to_act) if p.view else None}, may "
             f"{[action_name(a) for a in p.view.legal] if p.view else None}, holds {p.sealed.own_cards()}, "
-            f"refused {p.sealed.refused}, named {p.sealed.named}" for p in players) + f"; said {said}") from None
+            f"refused {p.sealed.refused}, named {p.sealed.named}" for p in players) + f"; said {said}; stale {stale}"
+        ) from None
     return said

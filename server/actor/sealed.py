@@ -217,7 +217,7 @@ class InPlay:
     """The host's seats this hand (``server.actor.sealed_hosts``): a bot's."""
     said: set[tuple[int, bytes]] = field(default_factory=set)
     """Each step taken from a seat's client this hand, by its digest (``sealed_wire.said``): one sent again is
-    answered as taken (``repeated``). Kept in memory only: after a restart a step sent again is refused, as made."""
+    answered as taken (``repeated``). Journaled with the step (a ``said`` step), so a restart knows them too."""
 
 
 class Sealing:
@@ -359,10 +359,13 @@ class Sealing:
         return held is not None and held.number == number and (seat, said) in held.said
 
     def took(self, seat: int, number: int, said: bytes) -> None:
-        """The step ``said`` of ``seat``'s was taken (``repeated``)."""
+        """The step ``said`` of ``seat``'s was taken (``repeated``): journaled in the same write as the step (the
+        table's ``seal``), so that a step sent again across a kill -9 of the host is answered as taken too. The
+        digest is of a request whose every byte is in the journal already: it tells a reader of the store nothing."""
         held = self.hand
-        if held is not None and held.number == number:
+        if held is not None and held.number == number and (seat, said) not in held.said:
             held.said.add((seat, said))
+            self.note([], ("sealed", seat, {"step": "said", "said": said.hex()}))
 
     # -- the host's own seats (``server.actor.sealed_hosts``) ----------------------------------------------------
     def _learn(self, held: InPlay, ledger: Ledger) -> None:
@@ -685,6 +688,10 @@ class Sealing:
             return False  # the match takes it back too
         if kind != "sealed":
             return False
+        if data.get("step") == "said":  # (not the hand's record: the next ``act`` still follows the step before)
+            if seat is not None and self.hand is not None:
+                self.hand.said.add((seat, bytes.fromhex(str(data["said"]))))
+            return True
         self._recalled_own = data.get("step") in ("play", "down", "show", "reject", "pass", "envelope")
         what = data.get("step")
         if what == "named":

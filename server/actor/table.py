@@ -575,9 +575,10 @@ class Table:
                                      "own client deals in from the next hand.")
         if said and self.sealed.repeated(seat, hand, said):
             return self.seq
-        self.sealed.take(seat, hand, step)
-        if said:
-            self.sealed.took(seat, hand, said)
+        with self.change():  # the step and its digest are kept together: a repeat after a restart is known too
+            self.sealed.take(seat, hand, step)
+            if said:
+                self.sealed.took(seat, hand, said)
         self.sealed.hosts_act()  # what the step made due of the host's seats
         self.back(seat)
         return self.seq

@@ -29,9 +29,9 @@ from cardtui.sealed.ledger import Ledger
 from cardtui.sealed.record import replay
 from cardtui.sealed.seat import SeatHand
 from cardtui.server.app import Running, start
-from cardtui.v1 import common_pb2, table_pb2
+from cardtui.v1 import common_pb2, sealed_pb2, table_pb2
 from tests.conftest import create
-from tests.sealed_play import Choice, Player, follow, play_hand, sit_at
+from tests.sealed_play import Choice, Player, dealt, follow, play_hand, sit_at
 from tests.waiting import eventually
 
 SEALED = {"sealed": common_pb2.OptionValue(flag=True)}
@@ -95,8 +95,8 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
     readers = [asyncio.create_task(follow(p)) for p in players]
     paulista = game == "truco_paulista"
     try:
-        await eventually(lambda: (players[0].sealed.layout is not None and all(
-            len(p.sealed.own_cards()) == (0 if paulista and p.seat == players[0].sealed.layout.partner else 3)
+        await eventually(lambda: (players[0].sealed.layout is not None and all(p.sealed.ready and (
+            len(p.sealed.own_cards()) == (0 if paulista and p.seat == players[0].sealed.layout.partner else 3))
             for p in players)) or None, "each seat's three cards, opened by its own client (the mão's partner's: "
                                         "once the mão keeps)")
         table = running.room.tables[table_id]
@@ -179,7 +179,7 @@ async def test_a_client_that_restarts_mid_hand_plays_on_with_its_keys_from_its_d
     players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
     readers = [asyncio.create_task(follow(p)) for p in players]
     try:
-        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        await eventually(lambda: all(dealt(p) for p in players) or None, "the cards")
         before = players[1].sealed.dealt()
         files = list((tmp_path / "bia").iterdir())
         assert files and all(f.stat().st_mode & 0o777 == 0o600 for f in files)
@@ -209,7 +209,8 @@ async def test_a_client_that_restarts_mid_hand_plays_on_with_its_keys_from_its_d
 async def test_a_sealed_hand_resumes_after_its_server_restarts_from_a_journal_opening_no_card(tmp_path: Path) -> None:
     """The server stops mid-hand, after the deal, and starts again on the same store: the table
     deals on from its journal (the same locked cards; nothing in it opens one), the clients follow it again, and the
-    hand plays to its end as the open table scores it."""
+    hand plays to its end as the open table scores it. A step a client made before the stop and sends again after it
+    (its answer lost in the crash) is answered as taken: the journal keeps each step's digest with it."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
@@ -220,8 +221,16 @@ async def test_a_sealed_hand_resumes_after_its_server_restarts_from_a_journal_op
     try:
         table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
         players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+        made: list[sealed_pb2.SealRequest] = []  # ana's client's steps, as it sent them
+        plain = players[0].conn.seal
+
+        async def recorded(token: str, request: sealed_pb2.SealRequest) -> int:
+            made.append(request)
+            return await plain(token, request)
+
+        players[0].conn.seal = recorded  # type: ignore[method-assign]
         readers = [asyncio.create_task(follow(p)) for p in players]
-        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the cards")
+        await eventually(lambda: all(dealt(p) for p in players) or None, "the cards")
         cards = {p.seat: p.sealed.dealt() for p in players}
         text = store_text(db)
         for p in players:
@@ -231,6 +240,12 @@ async def test_a_sealed_hand_resumes_after_its_server_restarts_from_a_journal_op
         table = running.room.tables[table_id]
         assert table.sealed is not None and table.sealed.hand is not None and table.sealed.hand.ready
         assert table.sealed.hand.ledger is not None and not table.sealed.hand.ledger.opened
+        recorder = table.sealed.hand.recorder
+        assert recorder is not None and made
+        kept = len(recorder.steps)
+        for step in made:  # each answered as taken already (a step out of its turn would be refused), none made again
+            await plain(players[0].token, step)
+        assert len(recorder.steps) == kept
         said = await play_hand(players, lambda: all(p.ended for p in players))
         assert {p.seat: p.sealed.dealt() for p in players} == cards
         dealer = players[0].sealed.layout.dealer  # type: ignore[union-attr]
@@ -292,10 +307,10 @@ async def test_the_next_hand_is_sealed_again_with_the_boxes_already_shown(tmp_pa
         table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
         players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
         readers = [asyncio.create_task(follow(p)) for p in players]
-        await eventually(lambda: all(len(p.sealed.own_cards()) == 3 for p in players) or None, "the first cards")
+        await eventually(lambda: all(dealt(p) for p in players) or None, "the first cards")
         first = players[0].sealed.number
         await play_hand(players, lambda: all(p.ended for p in players))
-        await eventually(lambda: all(p.sealed.number > first and len(p.sealed.own_cards()) == 3 for p in players)
+        await eventually(lambda: all(p.sealed.number > first and dealt(p) for p in players)
                          or None, "the next hand's cards")
         assert players[0].events.count("pledges") == 1 and players[0].events.count("hand_named") == 2
         assert all(not p.sealed.named for p in players)
@@ -416,7 +431,7 @@ async def test_a_bot_s_sealed_hand_resumes_after_the_server_restarts_with_the_ho
         table_id = await create(running, game="truco_argentino", seats=2, bots=1, turn_seconds=600, options=SEALED)
         ana = await sit(running, table_id, "ana", tmp_path)
         reader = asyncio.create_task(follow(ana))
-        await eventually(lambda: len(ana.sealed.own_cards()) == 3 or None, "ana's cards")  # type: ignore[union-attr]
+        await eventually(lambda: (ana.sealed.ready and len(ana.sealed.own_cards()) == 3) or None, "ana's cards")  # type: ignore[union-attr]
         bot = 1 - ana.seat
         before = running.room.tables[table_id].match.state.dealt[bot]  # type: ignore[union-attr]
         assert len(before) == 3
@@ -438,13 +453,7 @@ async def test_a_bot_s_sealed_hand_resumes_after_the_server_restarts_with_the_ho
         await running.stop(grace=0.1)
 
 
-FERRO_STALL = pytest.mark.xfail(strict=False, reason=(
-    "a known defect: a sealed mão de ferro can stall with a seat's blind play still offered and no card of its "
-    "opened, no step refused (most runs of this case alone): not yet a promise"))
-"""The case runs, and says so when it passes."""
-
-
-@pytest.mark.parametrize("scores", [(11, 4), pytest.param((11, 11), marks=FERRO_STALL)])
+@pytest.mark.parametrize("scores", [(11, 4), (11, 11)])
 async def test_a_sealed_mao_de_onze_shows_each_partner_the_other_s_hand_and_a_mao_de_ferro_plays_blind(
     one_process: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scores: tuple[int, int],
 ) -> None:
