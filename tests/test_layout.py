@@ -92,8 +92,9 @@ def _imported_alone() -> tuple[list[str], dict[str, str]]:
 
 @alone
 def test_every_module_imports_on_its_own() -> None:
-    """Each in a process of its own that has loaded no module of the package before (a circle of
-    imports works only when another module happens to be imported first: this finds it)."""
+    """Each in a process of its own that has loaded no module of the package before but its ``__init__``, which
+    any import of one of its modules runs whole first (a circle of imports works only when another module
+    happens to be imported first: this finds it)."""
     names, failed = _imported_alone()
     assert set(layout.modules()) <= set(names)
     assert {name: why for name, why in failed.items() if not name.startswith("bench.")} == {}
