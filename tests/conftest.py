@@ -55,6 +55,31 @@ BROWSER_FIXTURES = frozenset({"chromium"})
 POSTGRESQL_FIXTURES = frozenset({"postgres", "pg_url", "hosts"})
 """Fixtures that need the real PostgreSQL cluster: a test using one is marked ``postgresql``."""
 
+def _parse_shared() -> None:
+    """Each stylesheet a test process's apps read is parsed once for them all. Textual keeps what it parsed per
+    ``Stylesheet``, and every app makes one, and a new one each time a screen or widget class brings CSS it had not
+    seen (``Stylesheet.reparse``): some 600 tests start an app, and each parsed every widget's CSS again, a few
+    times over. What is shared is keyed by all a parse reads (the CSS, where it came from, its priority and scope,
+    the theme's variables), and Textual keeps reusing its parsed rules already (its own cache returns the same
+    ones); a sheet with an error still raises at each app (``Stylesheet.parse`` checks the rules it gets)."""
+    from textual.css.model import RuleSet
+    from textual.css.stylesheet import Stylesheet
+
+    parsed: dict[tuple[object, ...], list[RuleSet]] = {}
+    own = Stylesheet._parse_rules
+
+    def shared(self: Stylesheet, css: str, read_from: tuple[str, str], is_default_rules: bool = False,
+               tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(self._variables.items()))
+        if key not in parsed:
+            parsed[key] = own(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return parsed[key]
+
+    Stylesheet._parse_rules = shared  # type: ignore[method-assign]
+
+
+_parse_shared()
+
 os.environ[analysis_pool.YIELDS_ENV] = "0"
 """The analyses of every server the tests start (in this process or forked) run at the usual priority: in the
 idle class they would wait for ever on a machine whose cores another process keeps busy, where the suite must

@@ -92,8 +92,9 @@ def _imported_alone() -> tuple[list[str], dict[str, str]]:
 
 @alone
 def test_every_module_imports_on_its_own() -> None:
-    """Each in a process of its own that has loaded no module of the package before (a circle of
-    imports works only when another module happens to be imported first: this finds it)."""
+    """Each in a process of its own that has loaded no module of the package before but its ``__init__``, which
+    any import of one of its modules runs whole first (a circle of imports works only when another module
+    happens to be imported first: this finds it)."""
     names, failed = _imported_alone()
     assert set(layout.modules()) <= set(names)
     assert {name: why for name, why in failed.items() if not name.startswith("bench.")} == {}
@@ -239,13 +240,13 @@ def test_a_game_named_in_an_identifier_or_outside_the_package_is_counted_and_onl
     its name in a string; the benches and the tools name the games too, and a game's bench data lives in its entry."""
     from tools import game_names
 
-    found = game_names.scan_identifiers(ROOT)
+    found, titled = game_names.scan_each(ROOT, ("identifiers", "titles"))  # (each module read once for both)
     assert len(found) <= NAMED_IN_IDENTIFIERS, "\n".join(f"{p}:{line}: {g}" for p, line, g in found)
     for part, most in OUTSIDE.items():
-        there = game_names.scan(ROOT, (part,)) + game_names.scan_identifiers(ROOT, (part,))
+        named, identifiers = game_names.scan_each(ROOT, ("places", "identifiers"), (part,))
+        there = named + identifiers
         assert len(there) <= most, "\n".join(f"{p}:{line}: {g}" for p, line, g in there)
     over = {game: paths for game, paths in game_names.shared(ROOT).items() if len(paths) > SHARED_NAMING.get(game, 0)}
-    titled = game_names.scan_titles(ROOT)
     assert len(titled) <= TITLED, "\n".join(f"{p}:{line}: {g}" for p, line, g in titled)
     assert not over, "shared tests, tools or benches that name a game (declare its rows in its own tests, " \
         f"tests/per_game.py): {over}"

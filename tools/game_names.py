@@ -154,8 +154,11 @@ def _wire(every: list[ast.AST], oneofs: set[str]) -> set[int]:
 
 def places(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
     """(line, the game named) for each place in one module that names a game it does not own."""
-    reg = reg or registries()
-    every = nodes(ast.parse(source, path))
+    return _places(nodes(ast.parse(source, path)), path, reg or registries())
+
+
+def _places(every: list[ast.AST], path: str, reg: Registries) -> Iterator[tuple[int, str]]:
+    """``places`` in a module already read (``nodes``)."""
     wire = _wire(every, _oneof_names(every))
     for node in every:
         named: list[str] = []
@@ -183,8 +186,11 @@ def titled(source: str, path: str, reg: Registries | None = None) -> Iterator[tu
     """(line, the game named) for each string in one module, not a docstring, that holds a game's title and is not
     the game's own: a sentence or a label that lists games by hand ("Meld hints are for Pif Paf and Cacheta."),
     which falls behind the day a game is added or taken away, as a name does (``places`` reads names alone)."""
-    reg = reg or registries()
-    every = nodes(ast.parse(source, path))
+    return _titled(nodes(ast.parse(source, path)), path, reg or registries())
+
+
+def _titled(every: list[ast.AST], path: str, reg: Registries) -> Iterator[tuple[int, str]]:
+    """``titled`` in a module already read (``nodes``)."""
     docs = {id(n.value) for n in every if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
     found: set[tuple[int, str]] = set()
     for node in every:
@@ -206,7 +212,7 @@ def unknown_in_place(where: str, known: Iterable[str]) -> list[str]:
 
 def scan_titles(root: Path) -> list[tuple[str, int, str]]:
     """(path, line, game) for every string under ``root``'s package that holds a game's title outside its own."""
-    return _scan(root, titled)
+    return scan_each(root, ("titles",))[0]
 
 
 def _words(identifier: str) -> list[str]:
@@ -234,16 +240,31 @@ def identified(source: str, path: str, reg: Registries | None = None) -> Iterato
     """(line, the game named) for each identifier in one module that names a game it does not own: a wire message
     (``rummy_pb2.ChinchonUp``), a flag (``self.chinchon = ...``), a constant (``CACHETA_TEN``). A game whose name is
     its family's (Cacho's) is left to ``branches``: its name in an identifier is the family's wire (``cacho_pb2``)."""
-    reg = reg or registries()
-    games = {g: g.split("_") for g in reg.games if g not in reg.families}
+    return _identified(nodes(ast.parse(source, path)), path, reg or registries())
+
+
+def _identified(every: list[ast.AST], path: str, reg: Registries) -> Iterator[tuple[int, str]]:
+    """``identified`` in a module already read (``nodes``)."""
+    games = tuple(g for g in reg.games if g not in reg.families)
     found: set[tuple[int, str]] = set()
-    for line, name in _identifiers(nodes(ast.parse(source, path))):
-        words = _words(name)
-        for game, named in games.items():
-            if any(words[i:i + len(named)] == named for i in range(len(words) - len(named) + 1)) and \
-                    not owned(reg.games[game], path):
+    for line, name in _identifiers(every):
+        for game in _games_in(name, games):
+            if not owned(reg.games[game], path):
                 found.add((line, game))
     yield from sorted(found)
+
+
+@cache
+def _games_in(identifier: str, games: tuple[str, ...]) -> tuple[str, ...]:
+    """The games of ``games`` whose name's words run in a row among the identifier's words (``_words``); each
+    identifier is split once however often the code uses it (most are ``self``, ``node``, ``name``: the scan's
+    time was theirs)."""
+    lowered = identifier.lower()
+    if not any(game.split("_")[0] in lowered for game in games):
+        return ()  # (each word is a piece of the identifier, lower-cased: a game's first word is in it or none is)
+    words = _words(identifier)
+    return tuple(game for game in games if (named := game.split("_")) and any(
+        words[i:i + len(named)] == named for i in range(len(words) - len(named) + 1)))
 
 
 def _imported(every: list[ast.AST]) -> Iterator[tuple[int, str]]:
@@ -288,14 +309,22 @@ def _bound(every: list[ast.AST], families: tuple[str, ...]) -> dict[str, str]:
 
 def branches(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
     """(line, the family) for each place in one module that branches on a family it does not belong to."""
-    reg = reg or registries()
-    if path in REGISTRIES:
+    if _unbranched(path):
         return
+    yield from _branches(nodes(ast.parse(source, path)), path, reg or registries())
+
+
+def _unbranched(path: str) -> bool:
+    """A registry, or an entry: an entry is one game's, it imports that game's family and its own module says which."""
+    return path in REGISTRIES or any(fnmatch(path, s) for s in SHARED_FOLDERS)
+
+
+def _branches(every: list[ast.AST], path: str, reg: Registries) -> Iterator[tuple[int, str]]:
+    """``branches`` in a module already read (``nodes``)."""
+    if _unbranched(path):
+        return
+    mine = {f for f in reg.family_names if owned(reg.families[f], path)}
     families = reg.family_names
-    mine = {f for f in families if owned(reg.families[f], path)}
-    if any(fnmatch(path, s) for s in SHARED_FOLDERS):
-        return  # an entry is one game's: it imports that game's family, and its own module says which
-    every = nodes(ast.parse(source, path))
     seen: set[tuple[int, str]] = set()
     for line, module in _imported(every):
         fam = _family_of_module(module, families)
@@ -337,27 +366,39 @@ def modules(root: Path, parts: tuple[str, ...] = PARTS) -> Iterator[tuple[str, s
                 yield path, file.read_text()
 
 
-def _scan(root: Path, find: Callable[[str, str, Registries], Iterator[tuple[int, str]]],
-          parts: tuple[str, ...] = PARTS) -> list[tuple[str, int, str]]:
-    """(path, line, what ``find`` names) for every module under ``root``'s ``parts``, sorted, each once."""
+Finder = Callable[[list[ast.AST], str, Registries], Iterator[tuple[int, str]]]
+
+FINDERS: dict[str, Finder] = {"places": _places, "identifiers": _identified, "titles": _titled,
+                              "branches": _branches}
+"""What a scan can look for in each module (``scan_each``): ``places``, ``identified``, ``titled``, ``branches``."""
+
+
+def scan_each(root: Path, kinds: tuple[str, ...], parts: tuple[str, ...] = PARTS) -> list[list[tuple[str, int, str]]]:
+    """For each kind of ``FINDERS``: (path, line, what it names) for every module under ``root``'s ``parts``, sorted,
+    each once. Each module is read and walked once for all the kinds (parsing took half the scans' seconds)."""
     reg = registries()
-    return sorted({(path, line, name) for path, source in modules(root, parts)
-                   for line, name in find(source, path, reg)})
+    finders = [FINDERS[kind] for kind in kinds]
+    found: list[set[tuple[str, int, str]]] = [set() for _ in kinds]
+    for path, source in modules(root, parts):
+        every = nodes(ast.parse(source, path))
+        for into, find in zip(found, finders, strict=True):
+            into.update((path, line, name) for line, name in find(every, path, reg))
+    return [sorted(one) for one in found]
 
 
 def scan(root: Path, parts: tuple[str, ...] = PARTS) -> list[tuple[str, int, str]]:
     """(path, line, game) for every place under ``root`` (a checkout) that names a game outside its own."""
-    return _scan(root, places, parts)
+    return scan_each(root, ("places",), parts)[0]
 
 
 def scan_identifiers(root: Path, parts: tuple[str, ...] = PARTS) -> list[tuple[str, int, str]]:
     """(path, line, game) for every identifier under ``root`` that names a game outside its own (``identified``)."""
-    return _scan(root, identified, parts)
+    return scan_each(root, ("identifiers",), parts)[0]
 
 
 def scan_branches(root: Path) -> list[tuple[str, int, str]]:
     """(path, line, family) for every place under ``root`` that branches on a family outside its own modules."""
-    return _scan(root, branches)
+    return scan_each(root, ("branches",))[0]
 
 
 SHARED = ("tests", "tools", "bench")
@@ -372,7 +413,8 @@ def shared(root: Path) -> dict[str, list[str]]:
     reg = registries()
     out: dict[str, set[str]] = {game: set() for game in reg.games}
     for path, source in modules(root, SHARED):
-        for _line, game in [*places(source, path, reg), *identified(source, path, reg)]:
+        every = nodes(ast.parse(source, path))  # (read once for both)
+        for _line, game in [*_places(every, path, reg), *_identified(every, path, reg)]:
             out[game].add(path)
     return {game: sorted(paths) for game, paths in out.items()}
 
