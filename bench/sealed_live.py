@@ -39,14 +39,16 @@ from cardtui.client.connection import Connection
 from cardtui.client.fairness import FairDeals
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
+from cardtui.engine.games import ENTRIES
 from cardtui.server.app import start
 from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 
 SEALED = {"sealed": common_pb2.OptionValue(flag=True)}
-SIZES = (("truco_argentino", 4, 150.0), ("truco_argentino", 6, 300.0))
-"""Each seat count measured, with its mark (ms, p95). Truco argentino: every seat's cards are dealt at once (in truco
-paulista the others' wait for the mão's choice, a person's decision, at an open table as at a sealed one)."""
+SIZES = tuple((name, seats, mark) for name, entry in ENTRIES.items() for seats, mark in entry.bench.sealed)
+"""Each game and seat count measured, with its mark (ms, p95), as each game's entry says (``Bench.sealed``): a game
+whose seats' cards are all dealt at once (in truco paulista the others' wait for the mão's choice, a person's
+decision, at an open table as at a sealed one)."""
 
 
 @dataclass

@@ -68,6 +68,10 @@ class Bench:
     """The most decisions of a hand the facts' bench checks (drawn through the hand), where a hand has many."""
     spoken: float = 1.0
     """The most of a hand's time its speech may take at espeak-ng's own rate (``bench.speech``, issue 91)."""
+    sealed: tuple[tuple[int, float], ...] = ()
+    """Each seat count the sealed deal's bench measures (``bench.sealed_live``, issue 90), with its mark: the p95 in ms
+    from the last cut to a person's own cards. A game whose seats are all dealt at once, not one waiting on a person's
+    choice (truco paulista's others wait for the mão's), so that the wait measured is the deal's."""
 
 
 @dataclass(frozen=True, slots=True)

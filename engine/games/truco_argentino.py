@@ -35,7 +35,7 @@ ENTRY = Entry(
     analysed_unasked=True,
     chart=Chart(standing=standing, even=0.5),
     calls_won=True,
-    bench=Bench(night=(2, ("normal", "hard")), facts=(
+    bench=Bench(night=(2, ("normal", "hard")), sealed=((4, 150.0), (6, 300.0)), facts=(
         ({}, 2),
         ({"ties": "first_trick", "envido_unsuited": "highest", "target": 15}, 2),
         ({"flor": True, "envido_scored": "at_once", "mazo_first": 2}, 4),
