@@ -174,6 +174,8 @@ class TimedRoom(LineRoom):
         turn = self.heard_by.said[before:]
         for said in turn:
             said.turn = True
+        if not turn and not again and my_turn(at.model) and self.heard_by.said:
+            turn = self.heard_by.said[-1:]  # rung in by the bell alone: answered once what was just said is heard
         if turn and self.starts and turn[0].at >= self.starts[0]:  # (not in the lobby, nor the table's opening)
             task = asyncio.get_running_loop().create_task(self._answer(turn))
             self.answering.add(task)

@@ -174,6 +174,11 @@ class Family:
     starts_over: Callable[[Message], bool] = lambda _body: False
     """An event within a hand after which the names kept with the trick's cards start over (a pica-pica hand's next
     round)."""
+    known_turn: Callable[[TableModel, frozenset[str]], bool] = lambda _model, _kinds: False
+    """Whether a later turn of the hand, its choices' kinds being these (those on offer at every turn left out), offers
+    exactly what the player knows from what was just said: the answers to the call just heard (Quiero, No and its
+    raises), or a card to play in a trick. The terse level rings such a turn in without naming its choices (enter
+    names them)."""
 
 
 def result_said(won: str, model: TableModel, family: Family, heard: dict[str, int] | None = None) -> str:

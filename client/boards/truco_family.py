@@ -11,6 +11,7 @@ from dataclasses import replace
 from google.protobuf.message import Message
 
 from cardtui.client.boards.truco_lines import TRUCO
+from cardtui.client.boards.truco_words import my_team
 from cardtui.client.card_names import card_words, placed
 from cardtui.client.models import TableModel
 from cardtui.i18n import _
@@ -47,6 +48,26 @@ def _played(body: Message) -> int | None:
     return body.seat if isinstance(body, truco_pb2.TrucoPlayed) else None
 
 
+ANSWERS = frozenset({"quiero", "no_quiero", "accept", "run"})
+"""The answers to a call, at either truco (Quiero and No quiero; Aceito and Corro)."""
+
+
+def _known_turn(model: TableModel, kinds: frozenset[str]) -> bool:
+    """A turn the player knows from what was just said: the answers to the call their team must answer (a raise
+    of it among them, none else: an envido offered with a truco's answers is news), or a card to play alone."""
+    view = model.view
+    if view is None or view.WhichOneof("game") != "truco" or not kinds:
+        return False
+    if kinds == {"play"}:
+        return True
+    pending = view.truco.pending
+    if not pending.call or pending.answering_team != my_team(model):
+        return False
+    raises = {truco_pb2.TrucoWord.Name(w).removeprefix("TRUCO_WORD_").lower() for w in pending.raises}
+    return bool(kinds & ANSWERS) and kinds <= ANSWERS | raises
+
+
 TRUCO_FAMILY = replace(TRUCO, on_table=_on_table, hand=_hand, cards=lambda view: list(view.truco.cards), by_place=True,
                        hand_at_turn=True, events=truco_pb2.TrucoEvent, played=_played,
-                       starts_over=lambda body: isinstance(body, truco_pb2.ArgentinoRoundStarted))
+                       starts_over=lambda body: isinstance(body, truco_pb2.ArgentinoRoundStarted),
+                       known_turn=_known_turn)

@@ -622,13 +622,17 @@ class LineRoom:
         terse = at.narrator.level is Level.TERSE
         offered = self._choices(at)
         if terse and not again:
-            choices = terse_menu(offered, held(model, at.slots), frozenset(at.numbered))
-            at.numbered |= told(offered)
+            known, kinds = frozenset(at.numbered), frozenset(told(offered))
+            choices = terse_menu(offered, held(model, at.slots), known)
+            at.numbered |= kinds
             drew = at.narrator.drew_turn(model, choices)
             cards = "" if drew else at.narrator.hand_unheard(model, at.slots)
             hand = model.view.hand if model.view is not None else 0
+            family = family_for(model.view) if model.view is not None else None
             if drew or cards:
                 self.say(drew or _("With {cards}: {choices}.").format(cards=cards, choices=choices))
+            elif at.turn_hand == hand and kinds <= known and family is not None and family.known_turn(model, kinds):
+                self._rung(with_hand)  # the answers to the call just heard, a card to play: the bell alone
             elif at.turn_hand == hand:
                 self.say(f"{choices[:1].upper()}{choices[1:]}.")  # a later turn of the hand: the bell, its choices
             else:
@@ -643,6 +647,14 @@ class LineRoom:
         if again and left is not None:
             said += " " + seconds_left(left)
         self.say(said)
+
+    def _rung(self, rang: bool) -> None:
+        """A turn said by the bell alone: rung here where it did not ring as the turn began (new choices within
+        it); with the bell off, two words say it."""
+        if not self.bell:
+            self.say(_("Your turn") + ".")
+        elif not rang:
+            self.lines.bell()
 
     def _left(self, at: Seat) -> float | None:
         deadline = at.model.deadline

@@ -20,6 +20,7 @@ from pathlib import Path
 import pexpect
 
 from cardtui.client.lines.loop import LineRoom, Seat, Start
+from cardtui.client.turn_bell import my_turn
 from cardtui.identity import Identity
 from tests.waiting import PATIENCE
 
@@ -99,6 +100,8 @@ class HeardRoom(LineRoom):
         before = len(self.ears.said)
         super()._say_turn(at, again, with_hand)
         self.ears.turns.update(range(before, len(self.ears.said)))
+        if len(self.ears.said) == before and not again and my_turn(at.model):
+            self.ears.type("")  # a turn rung in by the bell alone: the player asks for its choices (enter)
 
 
 class Listener:

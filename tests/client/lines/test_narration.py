@@ -695,7 +695,8 @@ def truco_turn(legal: list[common_pb2.Action], game: str = "truco_paulista") -> 
 def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_word_after() -> None:
     """At a truco turn the hand's cards (the first turn of a hand) and the choices, each a word before its number
     the first time it is offered at the table, its word alone after; never two numbers in a row; enter says every
-    choice with its number."""
+    choice with its number. A later turn that offers just a card to play, or the answers to the call just heard
+    (their numbers known), is said by the bell alone ("Your turn." with it off); any other choice names them all."""
     play = [common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[c]) for c in ("4C", "7H", "AS")]
     truco_call = common_pb2.Action(type=common_pb2.ACTION_TYPE_TRUCO)
     room, at, heard = truco_turn([*play, truco_call])
@@ -713,9 +714,41 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     assert heard.said[-1].startswith("Your turn: play, 1 to 3, in this order: 4 of clubs"), heard.said[-1]
     assert heard.said[-1].endswith("Truco!, 7."), heard.said[-1]
     assert not any(runs_of_numbers(s) for s in heard.said), heard.said
+    del view.legal[3:]  # a card to play and nothing else: the bell alone says the turn (it rang as it began)
+    at.model = at.model.with_view(view, 3)
+    said, rung = len(heard.said), heard.rung
+    room._say_turn(at, with_hand=True)
+    assert len(heard.said) == said and heard.rung == rung, heard.said[said:]
+    room._say_turn(at)  # new choices within the turn: the bell rings for them
+    assert len(heard.said) == said and heard.rung == rung + 1, heard.said[said:]
+    room.bell = False
+    room._say_turn(at)
+    assert heard.said[said:] == ["Your turn."], "with the bell off, two words say it"
+    room.bell = True
+    room._say_turn(at, again=True)  # enter: every choice with its number, as ever
+    assert heard.said[-1].startswith("Your turn: play, 1 to 3, in this order: 4 of clubs"), heard.said[-1]
+    answers = [common_pb2.Action(type=t) for t in (common_pb2.ACTION_TYPE_ACCEPT, common_pb2.ACTION_TYPE_RUN,
+                                                    common_pb2.ACTION_TYPE_SEIS)]
+    del view.legal[:]
+    view.legal.extend(answers)
+    view.truco.pending.CopyFrom(truco_pb2.TrucoCall(
+        bet=truco_pb2.TRUCO_BET_TRUCO, call=truco_pb2.TRUCO_WORD_TRUCO, seat=1, team=1, answering_team=0,
+        raises=[truco_pb2.TRUCO_WORD_SEIS]))
+    at.model = at.model.with_view(view, 4)
+    room._say_turn(at)
+    assert heard.said[-1] == "Seis! 7, Aceito 8, Corro 9.", "the answers' numbers, the first time they are offered"
+    said = len(heard.said)
+    room._say_turn(at)
+    assert len(heard.said) == said, "after: the answers to the call just heard, by the bell alone"
+    view.truco.pending.ClearField("raises")  # a choice the call does not imply (here: a raise it does not allow)
+    room._say_turn(at)
+    assert heard.said[-1] == "Seis!, Aceito, Corro.", "any other turn names its choices"
+    view.truco.pending.answering_team = 1
+    room._say_turn(at)
+    assert heard.said[-1] == "Seis!, Aceito, Corro.", "a call the player's team does not answer implies nothing"
     at.narrator.level = Level.VERBOSE
     room._say_turn(at, with_hand=True)
-    assert heard.said[-2].startswith("You hold ") and heard.said[-1].startswith("Your turn: play, 1 to 3"), \
+    assert heard.said[-2].startswith("You hold ") and heard.said[-1].startswith("Your turn: "), \
         "verbose says the hand and the menu at every turn"
 
 
