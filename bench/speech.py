@@ -89,6 +89,12 @@ PAUSE = 4.0
 the next deal, whichever comes first (a match's end waits longer, for the players' answers)."""
 
 
+STALL = 180.0
+"""Seconds a table may go without a new hand before its player stops waiting, and the hands it finished are measured
+(at a room's pace a hand and a match's end take under two minutes): with every table at once, one stuck table held
+back the whole run, which then printed nothing before its time was up."""
+
+
 class Voice:
     """espeak-ng, timing what it says (each sentence once), at its default rate or at ``rate`` words a minute."""
 
@@ -276,8 +282,16 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
                     game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30,
                     options={k: common_pb2.OptionValue(number=v) for k, v in OPTIONS.get(game, {}).items()}))
                 await room.open_table(table.id)
+            seen, since = len(room.starts), time.monotonic()
             while len(room.starts) < hands + 2:
                 await asyncio.sleep(0.2)
+                if len(room.starts) != seen:
+                    seen, since = len(room.starts), time.monotonic()
+                elif time.monotonic() - since > STALL:  # one table stuck holds back no other's figures
+                    last = " / ".join(s.text for s in lines.said[-3:])
+                    print(f"  {game} {lang} {level} {voice.rate} wpm seed {seed}: no hand dealt for {STALL:.0f} s "
+                          f"after {max(0, seen - 2)} measured (those are measured); the last said: {last}")
+                    break
         finally:
             lines.typed.put_nowait("quit")
             await asyncio.wait_for(task, 30)
@@ -288,13 +302,15 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
     for said in lines.said:  # what the voice had not reached when the bench stopped listening
         if not said.ends:
             said.ends = said.at + voice.seconds(said.text)
-    if os.environ.get("CARDTUI_BENCH_SPEECH_SAID"):  # every sentence: when, how long, how late it ended
+    if os.environ.get("CARDTUI_BENCH_SPEECH_SAID") and len(room.starts) > 1:  # every sentence: when, how long, how
+        # late it ended
         print(f"  -- {game} {lang} {level} {voice.rate} wpm seed {seed}: every sentence (from the first hand measured)")
         for said in lines.said:
             print(f"    {said.at - room.starts[1]:8.2f} {voice.seconds(said.text):6.2f} "
                   f"{said.ends - said.at:6.2f}  {said.text}")
     out = []
-    for n in range(1, hands + 1):  # the first hand began before the table was open: left out
+    for n in range(1, min(hands, len(room.starts) - 2, len(room.ends) - 1) + 1):  # the first began before the
+        # table was open: left out; a table stuck (``STALL``) is measured on the hands it finished
         begin, end = room.starts[n], room.ends[n]
         after = min(room.starts[n + 1], end + PAUSE)  # at a match's end, a rematch waits for its answers
         heard = [s for s in lines.said if begin <= s.at < after]

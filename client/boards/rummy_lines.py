@@ -112,8 +112,8 @@ def _out_for_good(model: TableModel) -> bool:
 
 def _said(model: TableModel, body: Message) -> str | None:
     """The terse words of a rummy event where they are not the log's (its cards as the screen writes them): a knock
-    with its discard, a Chinchón close (the card laid face down is in ``last``); the count, said with the hand's
-    result; a claim window let go, which is not news."""
+    with its discard, a Chinchón close (the card laid face down is in ``last``); the count, and the player's own
+    passing of the target, said with the hand's result; a claim window let go, which is not news."""
     if isinstance(body, rummy_pb2.RummyKnocked):
         mine = body.seat == model.seat
         name = model.name(body.seat)
@@ -126,6 +126,8 @@ def _said(model: TableModel, body: Message) -> str | None:
         return _("You knock, all ten melded.") if mine else _("{name} knocks, all ten melded.").format(name=name)
     if isinstance(body, rummy_pb2.ChinchonCounted):
         return ""
+    if isinstance(body, rummy_pb2.ChinchonEliminated) and body.seat == model.seat:
+        return ""  # the hand's result says it ("you 116, out"), and a reenganche on offer by its choices
     if isinstance(body, rummy_pb2.ChinchonUp) and not _out_for_good(model):
         return _("Pile: {card}.").format(card=card_text(body.card).plain)  # the top the player may take, no more
     if isinstance(body, rummy_pb2.RummyStockRebuilt) and not _out_for_good(model):

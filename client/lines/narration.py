@@ -32,7 +32,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   acceptance not at all (what follows says it: the play goes on, the envido's points are called; a raise and a
   refusal are said); an envido won as ours or theirs, with what it gives and the points that won it (the
   others' "Tengo"s are said before the player's turn to answer, and the rest left to it), and not another's
-  "Son buenas" before it; a trick as ours or theirs; the
+  "Son buenas" before it; a trick as ours or theirs, with its cards where the line before it ends in them ("King
+  clubs, 4 cups: ours."); the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
   first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."), or where the
@@ -627,16 +628,25 @@ class Narrator:
             self.called.add(body.bet)
             return spoken(f"{caller(model, body.seat)}{call_word(model, body.call)}")
         if isinstance(body, truco_pb2.TrucoTrickEnded):
+            mine = my_team(model)
             if not body.HasField("winner"):
-                said = _("Trick tied.")
-            elif my_team(model) is None:
+                said, after = _("Trick tied."), _("{cards}: tied.")
+            elif mine is None:
                 said = _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
+                after = ""
+            elif body.team == mine:
+                said, after = _("Our trick."), _("{cards}: ours.")
             else:
-                said = _("Our trick.") if body.team == my_team(model) else _("Their trick.")
+                said, after = _("Their trick."), _("{cards}: theirs.")
             # said once the view is in, unless the round ended on it: its result says who took it; the trick's
-            # cards before it, and before whatever the message says next
+            # cards before it, and before whatever the message says next; where the line before it ends in the
+            # trick's cards, with them ("King clubs, 4 cups: ours.")
+            joined = bool(after) and bool(self.moves) and isinstance(self.moves[-1], Played)
             cards = self.before(["-"])[:-1]
-            self.later.extend([*(_said_as(c) for c in cards), lambda _now: "" if self.ended else said])
+            line = cards[0] if cards else ""
+            self.later.extend([lambda _now: "" if joined and not self.ended else line,
+                               lambda _now: "" if self.ended else (after.format(cards=line.removesuffix("."))
+                                                                   if joined else said)])
             return ""
         if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
             # which side won, what it gives, and with what: the others' "Tengo"s not said yet go unsaid (``last``
@@ -703,15 +713,20 @@ class Narrator:
         return _drawn(model, card)
 
     def drew_turn(self, model: TableModel, choices: str) -> str:
-        """The turn after a draw from the stock, with the card drawn and the number that discards it; "" where no
-        card was drawn since the last turn was said."""
+        """The turn after a draw from the stock, with the card drawn and the number that discards it, and the
+        choices unless they are the discard alone, by its word (its numbers heard: a draw is always followed by
+        one); "" where no card was drawn since the last turn was said."""
         card, self.drawn = self.drawn, ""
         hand = held(model)
         if not card or card not in hand:
             return ""
-        said = _("{card}, number {n}; {choices}.").format(card=card_words(card, short=True), n=hand.index(card) + 1,
-                                                           choices=choices)  # "draw" was the player's own word
-        return said[:1].upper() + said[1:]
+        if choices == _("Discard").lower():
+            # the one choice after a draw, its numbers said at this table before: the card's number is its key
+            said = _("{card}, number {n}.").format(card=card_words(card, short=True), n=hand.index(card) + 1)
+        else:
+            said = _("{card}, number {n}; {choices}.").format(card=card_words(card, short=True),
+                                                               n=hand.index(card) + 1, choices=choices)
+        return said[:1].upper() + said[1:]  # "draw" was the player's own word
 
     def after_view(self, model: TableModel) -> list[str]:
         """The sentences waiting for the message's view (``later``), said now that it is in."""

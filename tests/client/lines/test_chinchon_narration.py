@@ -109,6 +109,10 @@ def test_a_chinchon_close_is_said_and_its_count_with_the_points_left() -> None:
     stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
         type=common_pb2.ACTION_TYPE_PASS)))
     assert told(Narrator(Level.TERSE), after, stay) == ["caio stays out."], "past the target: not a claim let go"
+    mine, theirs = (rummy(chinchon_eliminated=rummy_pb2.ChinchonEliminated(seat=s, points=104)) for s in (0, 2))
+    assert told(Narrator(Level.TERSE), after, mine) == [], "the player's own: the result says it (you 104, out)"
+    assert told(Narrator(Level.TERSE), after, theirs) == ["caio passes the target with 104 points: out of the match."]
+    assert told(Narrator(Level.VERBOSE), after, mine) == ["You pass the target with 104 points: out of the match."]
     for lang in ("pt_BR", "es"):
         with speaking(lang):
             narrator = Narrator(Level.TERSE)

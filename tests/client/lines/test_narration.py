@@ -387,6 +387,17 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     tied = truco(5, trick_ended=truco_pb2.TrucoTrickEnded(trick=3))
     assert [told(terse, m, e) + terse.after_view(m) for e in (ours, theirs, tied)] == [
         ["Our trick."], ["Their trick."], ["Trick tied."]], "said once the message's view is in"
+    cards = [truco(n, played=truco_pb2.TrucoPlayed(seat=n - 4, card=c)) for n, c in ((5, "1e"), (6, "4c"))]
+    for trick, said in ((ours, "bia, ace swords, 4 cups: ours."), (theirs, "bia, ace swords, 4 cups: theirs."),
+                        (tied, "bia, ace swords, 4 cups: tied.")):
+        assert [s for e in (*cards, trick) for s in told(terse, m, e)] + terse.after_view(m) == [said], \
+            "the trick's cards and who took it, one line"
+        terse.played = None
+    for lang, word in (("pt_BR", ": nossa."), ("es", ": nuestra.")):
+        with speaking(lang):
+            said = [s for e in (*cards, ours) for s in told(terse, m, e)] + terse.after_view(m)
+            assert len(said) == 1 and said[0].endswith(word) and not runs_of_numbers(said[0]), said
+            terse.played = None
     told(terse, m, truco(7, played=truco_pb2.TrucoPlayed(seat=1, card="1e")))
     told(terse, m, theirs)
     told(terse, m, truco(8, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1])))
@@ -579,6 +590,16 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
     assert heard.said[-1] == "9 diamonds, number 3; discard 1 to 11."
     room._say_turn(at)
     assert heard.said[-1] == "Discard.", "the card said once, the numbers known; the hand's later turn by its choice"
+    told(at.narrator, at.model, drawn)
+    at.narrator.after_view(at.model)
+    room._say_turn(at)
+    assert heard.said[-1] == "9 diamonds, number 3.", "the discard's numbers known: the card's number is its key"
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            told(at.narrator, at.model, drawn)
+            at.narrator.after_view(at.model)
+            room._say_turn(at)
+            assert heard.said[-1].endswith("número 3."), heard.said[-1]
     verbose = Narrator(Level.VERBOSE)
     assert told(verbose, at.model, drawn) == ["You draw 9 of diamonds from the stock."]
 
