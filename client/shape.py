@@ -7,9 +7,10 @@ modules (``client/boards/rummy_lines.py``, ``truco_lines.py`` with ``truco_famil
 a ``Family`` that its games declare (``ClientGame.lines``): who its sides are and what they hold (each seat's chips
 or points, or two teams' points), what its hand's result says won it, and why a hand is dealt again; and what the
 rest of the client asks a family (each seat's chips or points for who deals next, what the table and the hand
-hold, how the hand's cards are numbered, which events play a card). Shared code asks the family of a view here
-(``family_of``, by the message of its view on the wire; ``models.played_after`` by an event's), never a game's
-name nor a family's.
+hold, how the hand's cards are numbered, which events play a card), and what the terse line mode says of the
+family's own events and keeps of them (``client/boards/<family>_ear.py``, given the narrator as an ``Ear``). Shared
+code asks the family of a view here (``family_of``, by the message of its view on the wire; ``models.played_after``
+by an event's), never a game's name nor a family's.
 
 Every total is said after a word, never after another number: a seat whose name ends in a number ("bot 2") is
 said "bot 2 has 20", not "bot 2 20", which the ear hears as two numbers run together (``runs_of_numbers``).
