@@ -7,9 +7,10 @@ modules (``client/boards/rummy_lines.py``, ``truco_lines.py`` with ``truco_famil
 a ``Family`` that its games declare (``ClientGame.lines``): who its sides are and what they hold (each seat's chips
 or points, or two teams' points), what its hand's result says won it, and why a hand is dealt again; and what the
 rest of the client asks a family (each seat's chips or points for who deals next, what the table and the hand
-hold, how the hand's cards are numbered, which events play a card). Shared code asks the family of a view here
-(``family_of``, by the message of its view on the wire; ``models.played_after`` by an event's), never a game's
-name nor a family's.
+hold, how the hand's cards are numbered, which events play a card), and what the terse line mode says of the
+family's own events and keeps of them (``client/boards/<family>_ear.py``, given the narrator as an ``Ear``). Shared
+code asks the family of a view here (``family_of``, by the message of its view on the wire; ``models.played_after``
+by an event's), never a game's name nor a family's.
 
 Every total is said after a word, never after another number: a seat whose name ends in a number ("bot 2") is
 said "bot 2 has 20", not "bot 2 20", which the ear hears as two numbers run together (``runs_of_numbers``).
@@ -20,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from google.protobuf.message import Message
 
@@ -31,6 +33,9 @@ from cardtui.v1 import table_pb2
 CHIPS = gamebook.Which(lambda g: g.chips)
 """Games played for chips: a seat's score is said in chips, else in points."""
 ENDS_IN_A_NUMBER = re.compile(r"\d\W*$")
+BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
+"""The betting acts (Cacho, Pif Paf's betting round): the others' are said together, one line until something
+else is said or the player's turn comes."""
 
 @dataclass(frozen=True)
 class Side:
@@ -109,6 +114,140 @@ def pot_won(model: TableModel, seat: int, chips: int, uncontested: bool) -> str:
 
 
 @dataclass(frozen=True)
+class Fold:
+    """Another's turn at the pile: what they took from it ("" from the stock; "yours", "it": the discard just heard;
+    else the card, named) and the card they discarded."""
+
+    name: str
+    took: str
+    taken: str
+    card: str
+
+    def said(self, discard: bool) -> str:
+        """The turn, its discard named only where ``discard`` (a discard the next seat drew over is out of play:
+        ``last`` has it)."""
+        if not self.took:
+            return name_then(self.name, self.card, _("{name}, {what}"), _("{name} discards {what}")) if discard else ""
+        if discard:
+            template = {"yours": _("{name} takes yours for {card}"), "it": _("{name} takes it for {card}")}
+            return template.get(self.took, _("{name} takes {taken} for {card}")).format(
+                name=self.name, taken=self.taken, card=self.card)
+        template = {"yours": _("{name} takes yours"), "it": _("{name} takes it")}
+        return template.get(self.took, _("{name} takes {taken}")).format(name=self.name, taken=self.taken)
+
+
+@dataclass
+class Folded:
+    """The others' draws and discards since the player's last turn, to be said as one line: each card taken from
+    the pile, and the discards a player can still take or just saw taken (the last one, the pile's top now; one the
+    next seat took); a discard the next seat drew over from the stock is out of play, and goes unsaid."""
+
+    moves: list[Fold] = field(default_factory=list)
+    seats: set[int] = field(default_factory=set)
+    taken: dict[int, str] = field(default_factory=dict)
+    """A seat's card taken from the pile this turn, said with its discard."""
+
+    def line(self, taken_only: bool = False, turn: bool = True) -> str:
+        """The line; ``taken_only`` (a family's choice, ``Family.taken_only``): the cards taken from the pile
+        alone, each with the card given for it where that is still in play, and at the player's turn (``turn``) the
+        pile's top."""
+        last = len(self.moves) - 1
+        if taken_only:
+            said = self._taken(turn)
+        else:
+            said = [m.said(n == last or self.moves[n + 1].took == "it") for n, m in enumerate(self.moves)]
+        said = [s for s in said if s]
+        line = "; ".join(said) + "." if said else ""  # a name and a card: a discard, as ever
+        pile = _("pile: {card}").partition("{")[0]
+        return line[:1].upper() + line[1:] if pile and line.startswith(pile) else line  # the top alone
+
+    def _taken(self, turn: bool) -> list[str]:
+        """Each card taken from the pile (who took which, for what: the card given is said where the next seat took
+        it or it is the pile's top), and at the player's turn the top a draw from the stock left: a discard the next
+        seat covered is unsaid (``last`` has it)."""
+        said: list[str] = []
+        heard = False  # the card on the pile was just said (as given for one taken): "it" is that card
+        last = len(self.moves) - 1
+        for n, m in enumerate(self.moves):
+            keep = (n == last and turn) or (n < last and self.moves[n + 1].took == "it")
+            if not m.took:
+                said.append(_("pile: {card}").format(card=m.card) if n == last and turn else "")
+                heard = False
+                continue
+            took = m.took if m.took == "yours" or heard else "card"
+            said.append(Fold(m.name, took, m.taken, m.card).said(keep))
+            heard = keep
+        return said
+
+
+@dataclass
+class Played:
+    """Another's card played face up at truco, said with the cards played right after it in the same trick: the
+    first by its seat's name, the next ones by the card alone, without a verb ("bia, 7 coins, knight clubs, 4
+    swords"), the seats playing in the table's order."""
+
+    name: str
+    """"" where the first card follows the player's own in the trick (the seat after theirs), or at a table of two
+    (the only opponent): no name needed."""
+    cards: list[str]
+    to_me: bool = False
+    """The last card is the seat's right before the player's (``runs_to_me``): the next card of the trick is the
+    player's, so counting back from them says whose each card is, and the first needs no name."""
+
+    def said(self) -> str:
+        if not self.name or self.to_me:  # "King clubs, 2 swords": the seats before (or after) the player's, in order
+            line = ", ".join(self.cards)
+            return line[:1].upper() + line[1:]
+        first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
+        if len(self.cards) == 1:
+            return first
+        return ", ".join([first, *self.cards[1:]])
+
+
+@dataclass(frozen=True)
+class Tengo:
+    """Another's envido said ("bot 2: Tengo 29"): held back with the moves, said before the player's turn (to
+    answer it they need the best so far), and dropped once the envido is won: its result says the winning points."""
+
+    said_as: str
+    points: int = 0
+
+    def said(self) -> str:
+        return self.said_as
+
+
+class Part(Protocol):
+    """A part of the line that says the others' moves together (a bet, cards played, hands rejected)."""
+
+    def said(self) -> str: ...
+
+
+class Ear(Protocol):
+    """The line mode's narrator (``lines.narration.Narrator``) as a family's terse words see it: what waits to be
+    said and what was heard at the table, which a family's hooks read and keep up to date."""
+
+    moves: list[str | Part]
+    later: list[Callable[[TableModel], str]]
+    ended: bool
+    played: int | None
+    called: set[int]
+    tengos: set[int]
+    signals: list[str]
+    unheard: bool
+    received: list[str]
+    folded: Folded
+    top: tuple[int, str] | None
+
+    def before(self, said: list[str]) -> list[str]: ...
+
+    def flush(self, model: TableModel, turn: bool = True) -> str: ...
+
+    def drew(self, model: TableModel, card: str) -> str: ...
+
+    def speak(self, text: str, stop: bool = True, short: bool = False) -> str: ...
+
+
+@dataclass(frozen=True)
 class Family:
     """What one family says in the shape every game is told in."""
 
@@ -180,6 +319,35 @@ class Family:
     raises), or a card to play in a trick. The terse level rings such a turn in without naming its choices (enter
     names them)."""
 
+    heard: Callable[[Ear, TableModel, Message], None] = lambda _ear, _model, _body: None
+    """What the terse level keeps of an event before it is said (the trucos: whose card was played last, the
+    player's own envido points)."""
+    move: Callable[[Ear, TableModel, Message, int], Part | None] = lambda _ear, _model, _body, _seat: None
+    """Another's move said together with the others' (a card played face up, a "Tengo"), from its seat; None for
+    an event that is not one."""
+    runs_to: Callable[[TableModel, int | None], bool] = lambda _model, _seat: False
+    """Whether a seat plays right before the player, so that a line of cards ending with its card needs no name
+    (``Played.to_me``)."""
+    gathered: Callable[[Ear, TableModel, Message], bool] = lambda _ear, _model, _body: False
+    """Whether an event was gathered into the others' moves, said later as one (a mão's rejected hands)."""
+    unheeded: Callable[[TableModel, Message], bool] = lambda _model, _body: False
+    """Another's move that changes no choice of the player's, out of the hand, and is left unsaid (Cacho's)."""
+    discarded: Callable[[Ear, TableModel, Message], list[str]] = lambda _ear, _model, _body: []
+    """Another's draw or discard folded into the round's line (``Folded``), and what is said now."""
+    on_top: Callable[[Ear, Message], None] = lambda _ear, _body: None
+    """Keeps the pile's top (``Ear.top``) as an event changes it."""
+    terse: Callable[[Ear, TableModel, Message], str | None] = lambda _ear, _model, _body: None
+    """The terse level's words for one of the family's events that depend on what was heard before it ("" to say
+    nothing now; None: the log's own words)."""
+    log_said: Callable[[TableModel, Message, str], str] = lambda _model, _body, said: said
+    """The log's words for an event as the terse level says them (the other team's call by its words alone)."""
+    gives: Callable[[Message], bool] = lambda _body: False
+    """Whether the player's own event says what a side takes (a refusal's points): a result, not an echo."""
+    team: Callable[[TableModel], int | None] = lambda _model: None
+    """The player's team, where the family plays in teams."""
+    dealt: Callable[[Ear, TableModel, list[str]], str | None] = lambda _ear, _model, _cards: None
+    """The words of a new hand dealt the player ``cards`` where the family says it otherwise than "New hand: ..."
+    ("" to say it later, with a turn); None: those words."""
 
 def result_said(won: str, model: TableModel, family: Family, heard: dict[str, int] | None = None) -> str:
     """A hand's result: what won it, then every side's total, the player's first; with ``heard`` (the totals last

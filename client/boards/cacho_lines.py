@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from google.protobuf.message import Message
 
+from cardtui.client.boards import cacho_ear
 from cardtui.client.boards.cacho import worth
 from cardtui.client.card_names import cards_words
 from cardtui.client.models import TableModel
@@ -78,4 +79,4 @@ CACHO = Family(cacho_pb2.CachoView, _sides, lambda _model: _("chips"),
                stacks=lambda view: {s.seat: s.chips for s in view.cacho.seats},
                on_table=lambda _model, view, _full: [_("Round {n}, the pot holds {pot}.").format(
                    n=view.cacho.round, pot=view.cacho.pot)],
-               hand=_hand, hand_at_turn=True)
+               hand=_hand, hand_at_turn=True, unheeded=cacho_ear.unheeded, terse=cacho_ear.terse, dealt=cacho_ear.dealt)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from google.protobuf.message import Message
 
+from cardtui.client.boards import rummy_ear
 from cardtui.client.boards.rummy_words import closes
 from cardtui.client.card_names import card_words, cards_words
 from cardtui.client.cards import card_text
@@ -210,4 +211,5 @@ RUMMY = Family(rummy_pb2.RummyView, _sides, _unit, lambda body: isinstance(body,
                pot_won=_pot_won, pot=_pot, seat_held=_seat_held, taken_only=closes, said=_said,
                stacks=lambda view: {s.seat: s.score for s in view.rummy.seats}, on_table=_on_table, hand=_hand,
                cards=lambda view: list(view.rummy.cards), claims=True,
-               hint_cards=lambda view: (list(view.rummy.cards), view.rummy.drawn))
+               hint_cards=lambda view: (list(view.rummy.cards), view.rummy.drawn),
+               discarded=rummy_ear.discarded, on_top=rummy_ear.on_top, terse=rummy_ear.terse)

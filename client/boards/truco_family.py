@@ -10,7 +10,8 @@ from dataclasses import replace
 
 from google.protobuf.message import Message
 
-from cardtui.client.boards.truco_lines import TRUCO
+from cardtui.client.boards import truco_ear
+from cardtui.client.boards.truco_lines import TRUCO, gave_points, runs_to_me
 from cardtui.client.boards.truco_words import my_team
 from cardtui.client.card_names import card_words, placed
 from cardtui.client.models import TableModel
@@ -70,4 +71,6 @@ def _known_turn(model: TableModel, kinds: frozenset[str]) -> bool:
 TRUCO_FAMILY = replace(TRUCO, on_table=_on_table, hand=_hand, cards=lambda view: list(view.truco.cards), by_place=True,
                        hand_at_turn=True, events=truco_pb2.TrucoEvent, played=_played,
                        starts_over=lambda body: isinstance(body, truco_pb2.ArgentinoRoundStarted),
-                       known_turn=_known_turn)
+                       known_turn=_known_turn, heard=truco_ear.heard, move=truco_ear.move, runs_to=runs_to_me,
+                       gathered=truco_ear.gathered, terse=truco_ear.terse, log_said=truco_ear.log_said,
+                       gives=gave_points, team=my_team, dealt=truco_ear.dealt)

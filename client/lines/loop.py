@@ -15,7 +15,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import grpc
 
@@ -68,15 +68,15 @@ from cardtui.client.lines.tournaments import (
     TournamentsPart,
 )
 from cardtui.client.meld_hints import hint_told
-from cardtui.client.models import Holders, TableModel, holders_of, names_then, played_after
+from cardtui.client.models import Holders, TableModel
 from cardtui.client.phrases import offered, phrase_text
-from cardtui.client.rematch import seat_after
 from cardtui.client.screens.analysis import SERIOUS, analysis_text, match_text, progress_text
 from cardtui.client.screens.help import rules_page
 from cardtui.client.screens.invite import invite_text
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
 from cardtui.client.shape import family_for, score_said
+from cardtui.client.table_state import TableState
 from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
 from cardtui.client.words import event_words
 from cardtui.i18n import NAMES, _, current, next_language, ngettext, remember, use
@@ -118,7 +118,7 @@ class Start:
 
 
 @dataclass
-class Seat:
+class Seat(TableState):
     """The table the player is at (or watches), as last heard."""
 
     token: str
@@ -485,10 +485,16 @@ class LineRoom:
     def heard(self, at: Seat, msg: table_pb2.TableMessage) -> None:
         """One message of the table's stream, said."""
         body = msg.WhichOneof("body")
+        was_online = at.online
         if body == "snapshot":
-            was_online, at.online = at.online, True
-            at.model = at.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
-            at.holders = holders_of(msg.snapshot.view.seats)
+            at.online = True
+        elif body == "closing":
+            self.say(closing_text(msg.closing), keep=True)
+            if not msg.closing.resubscribe:
+                at.gone = True
+                at.online = False
+        verdicts = at.track(msg, lambda ev, _then, model: self._event(at, ev, model))  # (``TableState``)
+        if body == "snapshot":
             self._slots(at)
             if not at.opened:
                 at.opened = True
@@ -496,31 +502,12 @@ class LineRoom:
             elif not was_online:
                 self.say(_("Back at the table."))
         elif body == "update":
-            events = list(msg.update.events)
-            now = holders_of(msg.update.view.seats) if msg.update.HasField("view") else at.holders
-            played = at.model.played_by
-            for ev, then in zip(events, names_then(events, now, seat_after(events, at.model.seat)), strict=True):
-                self._moved(at, ev)
-                played = played_after(played, ev, then.names)
-                model = at.model.then(then)
-                said = event_words(model, ev)
-                self._tell(at, at.narrator.event(model, ev, said.text.plain if said is not None else ""),
-                           spoken(said.text.plain) if said is not None else "")
-            at.model = replace(at.model, played_by=played)
-            if msg.update.HasField("view"):
-                at.model = at.model.with_view(msg.update.view, msg.seq)
-                at.holders = now
             self._slots(at)
             for line in at.narrator.after_view(at.model):
                 self.lines.write(localised(line))
-        elif body == "closing":
-            self.say(closing_text(msg.closing), keep=True)
-            if not msg.closing.resubscribe:
-                at.gone = True
-                at.online = False
-                at.model = replace(at.model, legal=(), deadline=None)
-                self.say(_("This table is over for you: type leave to go back to the lobby."))
-        for verdict in at.fair.told(msg):
+        elif body == "closing" and not msg.closing.resubscribe:
+            self.say(_("This table is over for you: type leave to go back to the lobby."))
+        for verdict in verdicts:
             at.verdicts.append(verdict)
             self._tell(at, [at.narrator.verdict(verdict)], spoken(verdict.said().text.plain))
         self._ending(at)
@@ -549,12 +536,11 @@ class LineRoom:
     def _choices(self, at: Seat) -> list[Choice]:
         return choices(at.model, at.slots)
 
-    def _moved(self, at: Seat, event: table_pb2.Event) -> None:
-        """A new match with the seats swapped moves the player's seat too."""
-        if event.WhichOneof("body") == "match_started" and event.match_started.seats_from and at.model.seat is not None:
-            moved = list(event.match_started.seats_from)
-            if at.model.seat in moved:
-                at.model = replace(at.model, seat=moved.index(at.model.seat))
+    def _event(self, at: Seat, event: table_pb2.Event, model: TableModel) -> None:
+        """An event of the stream said, as the table stood then."""
+        said = event_words(model, event)
+        self._tell(at, at.narrator.event(model, event, said.text.plain if said is not None else ""),
+                   spoken(said.text.plain) if said is not None else "")
 
     def _opened(self, at: Seat) -> None:
         model = at.model

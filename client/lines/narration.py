@@ -67,25 +67,15 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
-from cardtui.client.boards.truco_lines import caller, gave_points, runs_to_me
-from cardtui.client.boards.truco_words import (
-    call_word,
-    counted,
-    meaning,
-    my_team,
-    seat_team,
-    team_does,
-    team_object,
-)
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines.actions import held
 from cardtui.client.lines.sentences import card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_name, event_body
-from cardtui.client.shape import family_of, name_then, pot_of
+from cardtui.client.shape import BETS, Folded, Part, Played, Tengo, family_of, pot_of
 from cardtui.client.turn_bell import bell_file, my_turn
 from cardtui.client.words import said_action
 from cardtui.i18n import N_, _
-from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
+from cardtui.v1 import table_pb2
 
 
 class Level(StrEnum):
@@ -153,78 +143,6 @@ def verdict_said(verdict: Verdict, level: Level) -> str:
     return _(short) if short is not None else spoken(verdict.said().text.plain)
 
 
-@dataclass(frozen=True)
-class Fold:
-    """Another's turn at the pile: what they took from it ("" from the stock; "yours", "it": the discard just heard;
-    else the card, named) and the card they discarded."""
-
-    name: str
-    took: str
-    taken: str
-    card: str
-
-    def said(self, discard: bool) -> str:
-        """The turn, its discard named only where ``discard`` (a discard the next seat drew over is out of play:
-        ``last`` has it)."""
-        if not self.took:
-            return name_then(self.name, self.card, _("{name}, {what}"), _("{name} discards {what}")) if discard else ""
-        if discard:
-            template = {"yours": _("{name} takes yours for {card}"), "it": _("{name} takes it for {card}")}
-            return template.get(self.took, _("{name} takes {taken} for {card}")).format(
-                name=self.name, taken=self.taken, card=self.card)
-        template = {"yours": _("{name} takes yours"), "it": _("{name} takes it")}
-        return template.get(self.took, _("{name} takes {taken}")).format(name=self.name, taken=self.taken)
-
-
-@dataclass
-class Folded:
-    """The others' draws and discards since the player's last turn, to be said as one line: each card taken from
-    the pile, and the discards a player can still take or just saw taken (the last one, the pile's top now; one the
-    next seat took); a discard the next seat drew over from the stock is out of play, and goes unsaid."""
-
-    moves: list[Fold] = field(default_factory=list)
-    seats: set[int] = field(default_factory=set)
-    taken: dict[int, str] = field(default_factory=dict)
-    """A seat's card taken from the pile this turn, said with its discard."""
-
-    def line(self, taken_only: bool = False, turn: bool = True) -> str:
-        """The line; ``taken_only`` (a family's choice, ``Family.taken_only``): the cards taken from the pile
-        alone, each with the card given for it where that is still in play, and at the player's turn (``turn``) the
-        pile's top."""
-        last = len(self.moves) - 1
-        if taken_only:
-            said = self._taken(turn)
-        else:
-            said = [m.said(n == last or self.moves[n + 1].took == "it") for n, m in enumerate(self.moves)]
-        said = [s for s in said if s]
-        line = "; ".join(said) + "." if said else ""  # a name and a card: a discard, as ever
-        pile = _("pile: {card}").partition("{")[0]
-        return line[:1].upper() + line[1:] if pile and line.startswith(pile) else line  # the top alone
-
-    def _taken(self, turn: bool) -> list[str]:
-        """Each card taken from the pile (who took which, for what: the card given is said where the next seat took
-        it or it is the pile's top), and at the player's turn the top a draw from the stock left: a discard the next
-        seat covered is unsaid (``last`` has it)."""
-        said: list[str] = []
-        heard = False  # the card on the pile was just said (as given for one taken): "it" is that card
-        last = len(self.moves) - 1
-        for n, m in enumerate(self.moves):
-            keep = (n == last and turn) or (n < last and self.moves[n + 1].took == "it")
-            if not m.took:
-                said.append(_("pile: {card}").format(card=m.card) if n == last and turn else "")
-                heard = False
-                continue
-            took = m.took if m.took == "yours" or heard else "card"
-            said.append(Fold(m.name, took, m.taken, m.card).said(keep))
-            heard = keep
-        return said
-
-
-TO_THE_END = frozenset({truco_pb2.TRUCO_WORD_FALTA_ENVIDO, truco_pb2.TRUCO_WORD_CONTRA_FLOR_AL_RESTO})
-"""Calls whose stake the score sets (what the leaders lack to win): said with it, the first call too."""
-BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
-"""The betting acts (Cacho, Pif Paf's betting round): the others' are said together, one line until something
-else is said or the player's turn comes."""
 TOGETHER = {
     ("pass", False): N_("{names} pass"), ("check", False): N_("{names} check"), ("fold", False): N_("{names} fold"),
     ("call", False): N_("{names} call"), ("call", True): N_("{names} call {chips}"),
@@ -254,66 +172,12 @@ class Bet:
 
 
 @dataclass
-class Rejected:
-    """The hands a truco paulista mão rejects before the deal goes on, said together once something else is said:
-    how many, and the cards among them whose whereabouts a player counts (a manilha, a 3); the rest are low cards
-    out of play (``last`` and the verbose level name every one)."""
-
-    name: str
-    hands: int = 0
-    top: list[str] = field(default_factory=list)
-
-    def said(self) -> str:
-        rejects = (_("{name} rejects a hand") if self.hands == 1 else _("{name} rejects {n} hands")).format(
-            name=self.name, n=self.hands)
-        if not self.top:
-            return rejects
-        return _("{rejects}, {cards} among them").format(rejects=rejects, cards=cards_words(self.top, short=True))
-
-
-@dataclass
-class Played:
-    """Another's card played face up at truco, said with the cards played right after it in the same trick: the
-    first by its seat's name, the next ones by the card alone, without a verb ("bia, 7 coins, knight clubs, 4
-    swords"), the seats playing in the table's order."""
-
-    name: str
-    """"" where the first card follows the player's own in the trick (the seat after theirs), or at a table of two
-    (the only opponent): no name needed."""
-    cards: list[str]
-    to_me: bool = False
-    """The last card is the seat's right before the player's (``runs_to_me``): the next card of the trick is the
-    player's, so counting back from them says whose each card is, and the first needs no name."""
-
-    def said(self) -> str:
-        if not self.name or self.to_me:  # "King clubs, 2 swords": the seats before (or after) the player's, in order
-            line = ", ".join(self.cards)
-            return line[:1].upper() + line[1:]
-        first = name_then(self.name, self.cards[0], _("{name}, {what}"), _("{name} plays {what}"))
-        if len(self.cards) == 1:
-            return first
-        return ", ".join([first, *self.cards[1:]])
-
-
-@dataclass(frozen=True)
-class Tengo:
-    """Another's envido said ("bot 2: Tengo 29"): held back with the moves, said before the player's turn (to
-    answer it they need the best so far), and dropped once the envido is won: its result says the winning points."""
-
-    said_as: str
-    points: int = 0
-
-    def said(self) -> str:
-        return self.said_as
-
-
-@dataclass
 class Narrator:
     """What the line mode says of each event, at the player's level."""
 
     level: Level = Level.TERSE
     folded: Folded = field(default_factory=Folded)
-    moves: list[str | Bet | Rejected | Played | Tengo] = field(default_factory=list)
+    moves: list[str | Part] = field(default_factory=list)
     """The others' bets, cards played and hands rejected since anything else was said: one line, said before the
     next thing (the same bet by seats one after another, once with their names; a mão's rejections once)."""
     acted: bool = False
@@ -402,26 +266,22 @@ class Narrator:
             return self.before([said])
         if name in ("hand_started", "redealt", "round_dealt"):
             self.dealt_now = True
+        family = family_of(model)
         if self._unheeded(model, body):
             return []
         if self._folds(model, name, body):
-            family = family_of(model)
             if family is not None and family.said(model, body) == "":  # the family has it unsaid (a player out)
-                self._on_top(body)
+                self._on_top(model, body)
                 return []
-            folded = self._folded(model, body)
-            self._on_top(body)
+            folded = family.discarded(self, model, body) if family is not None else []
+            self._on_top(model, body)
             return folded
-        self._on_top(body)
-        if self._rejected(model, body):
+        self._on_top(model, body)
+        if family is not None and family.gathered(self, model, body):
             return []
         move = self._move(model, body)
-        if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced) and body.seat == model.seat:
-            self.tengos.add(body.points)
-        if isinstance(body, truco_pb2.TrucoPlayed):
-            self.played = body.seat
-        elif isinstance(body, (truco_pb2.TrucoTrickEnded, table_pb2.HandStarted)):
-            self.played = None
+        if family is not None:
+            family.heard(self, model, body)
         if move is not None:
             last = self.moves[-1] if self.moves else None
             if isinstance(move, Bet) and isinstance(last, Bet) and (last.kind, last.chips) == (move.kind, move.chips) \
@@ -429,14 +289,14 @@ class Narrator:
                 last.names.extend(move.names)
             elif isinstance(move, Played) and isinstance(last, Played):
                 last.cards.extend(move.cards)
-                last.to_me = runs_to_me(model, _seat(body))
+                last.to_me = family is not None and family.runs_to(model, _seat(body))
             else:
                 if isinstance(move, Played):
-                    move.to_me = runs_to_me(model, _seat(body))
+                    move.to_me = family is not None and family.runs_to(model, _seat(body))
                 self.moves.append(move)
             return []
         if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat
-                                 and not gave_points(body)):
+                                 and not (family is not None and family.gives(body))):
             return []
         if name in ("hand_ended", "pot_won", "round_ended", "match_ended", "knocked"):
             self.drawn = ""
@@ -446,15 +306,16 @@ class Narrator:
             self.received = []
         if isinstance(body, table_pb2.MatchEnded):
             # said with the question after it, in one sentence ("They win the match: again, swap or leave?")
-            if body.HasField("team") and my_team(model) is not None:
-                said = _("We win the match.") if body.team == my_team(model) else _("They win the match.")
+            team = family.team(model) if family is not None else None
+            if body.HasField("team") and team is not None:
+                said = _("We win the match.") if body.team == team else _("They win the match.")
             self.won = said.removesuffix(".")
             return []
         short = self._short(model, name, body)
         if short is not None:
             return self.before([short] if short else [])
-        if isinstance(body, (truco_pb2.TrucoCalled, truco_pb2.TrucoAnswered)) and not caller(model, body.seat):
-            said = said.removeprefix(f"{model.name(body.seat)}: ")  # the other team's: the words alone
+        if family is not None:
+            said = family.log_said(model, body, said)
         return self.before([said])
 
     def _shaped(self, model: TableModel, event: table_pb2.Event) -> list[str] | None:
@@ -489,16 +350,14 @@ class Narrator:
         return []  # the others' moves folded so far are said before it, once the view is in
 
     def _unheeded(self, model: TableModel, body: Message) -> bool:
-        """Another's bet or show at Cacho once the player is out of the hand (passed, or without chips): it changes
-        no choice of theirs, and the pot's winner is said (``last`` has them)."""
-        bet = isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS
-        if self.dealt_now or not (bet or isinstance(body, cacho_pb2.CachoShowed)) or _seat(body) == model.seat:
-            return False
-        view = model.view
-        if view is None or view.WhichOneof("game") != "cacho" or model.seat is None:
-            return False
-        mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
-        return mine is not None and mine.status != cacho_pb2.CACHO_SEAT_STATUS_IN
+        """Another's move once the player is out of the hand (``Family.unheeded``), unless a deal is in the message
+        being said (who is out is not known from the view before it)."""
+        family = family_of(model)
+        return not self.dealt_now and family is not None and family.unheeded(model, body)
+
+    def speak(self, text: str, stop: bool = True, short: bool = False) -> str:
+        """A piece of the screen's text as it is heard (``sentences.spoken``), for a family's words."""
+        return spoken(text, stop, short)
 
     def before(self, said: list[str]) -> list[str]:
         """``said``, after the others' moves folded so far (when there is anything to say)."""
@@ -509,7 +368,7 @@ class Narrator:
         self.moves = []
         return [line, *said]
 
-    def _move(self, model: TableModel, body: Message) -> str | Bet | Played | Tengo | None:
+    def _move(self, model: TableModel, body: Message) -> Part | None:
         """Another's bet, or card played face up, as a part of the line that says them together; None for what
         is not one."""
         seat = _seat(body)
@@ -521,30 +380,7 @@ class Narrator:
             kind = action_name(body.action)
             return Bet(kind, body.action.chips, [model.name(seat)],
                        spoken(said_action(model, seat, body.action).plain, stop=False))
-        if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
-                and not body.blind:
-            seats = len(model.view.seats) if model.view is not None else 0
-            after_mine = model.seat is not None and self.played == model.seat and seats \
-                and seat == (model.seat + 1) % seats
-            alone = model.seat is not None and seats == 2  # one opponent: every card not the player's is theirs
-            return Played("" if after_mine or alone else model.name(seat), [card_words(body.card, short=True)])
-        if isinstance(body, truco_pb2.ArgentinoEnvidoAnnounced):
-            return Tengo(spoken(f"{caller(model, seat)}Tengo {body.points}", stop=False), body.points)
-        return None
-
-    def _rejected(self, model: TableModel, body: Message) -> bool:
-        """Another's rejected hand at truco paulista, folded with the same mão's others (up to three a deal)."""
-        if not isinstance(body, truco_pb2.PaulistaDealChoice) or body.choice != truco_pb2.PAULISTA_CHOICE_REJECT \
-                or body.seat == model.seat:
-            return False
-        name = model.name(body.seat)
-        last = self.moves[-1] if self.moves else None
-        if not (isinstance(last, Rejected) and last.name == name):
-            last = Rejected(name)
-            self.moves.append(last)
-        last.hands += 1
-        last.top.extend(c for c in body.cards if counted(model.game, c))
-        return True
+        return family.move(self, model, body, seat) if family is not None else None
 
     def _folds(self, model: TableModel, name: str, body: Message) -> bool:
         """The others' routine rummy moves: a draw, a discard."""
@@ -552,37 +388,11 @@ class Narrator:
             return False
         return _seat(body) != model.seat
 
-    def _folded(self, model: TableModel, body: Message) -> list[str]:
-        out: list[str] = []
-        seat = _seat(body)
-        if seat is None:
-            return out
-        if isinstance(body, rummy_pb2.RummyDrew):
-            if body.source == common_pb2.DRAW_SOURCE_PILE and body.HasField("card"):
-                self.folded.taken[seat] = body.card
-            return out
-        assert isinstance(body, rummy_pb2.RummyDiscarded)
-        taken = self.folded.taken.pop(seat, None)  # (taken before the round below is said, with this discard)
-        if seat in self.folded.seats:  # round again without a turn of the player's: the round is said
-            out.append(self.flush(model, turn=False))
-        self.folded.seats.add(seat)
-        name = model.name(seat)
-        card = card_words(body.card, short=True)
-        if taken is not None and self.top is not None and self.top[1] == taken:
-            self.folded.moves.append(Fold(name, "yours" if self.top[0] == model.seat else "it",
-                                          card_words(taken, short=True), card))
-        elif taken is not None:
-            self.folded.moves.append(Fold(name, "card", card_words(taken, short=True), card))
-        else:
-            self.folded.moves.append(Fold(name, "", "", card))
-        return self.before([s for s in out if s])
-
-    def _on_top(self, body: Message) -> None:
-        """A discard is the pile's top now; a new hand has none."""
-        if isinstance(body, rummy_pb2.RummyDiscarded):
-            self.top = (body.seat, body.card)
-        elif isinstance(body, (table_pb2.HandStarted, rummy_pb2.RummyKnocked)):
-            self.top = None
+    def _on_top(self, model: TableModel, body: Message) -> None:
+        """The pile's top as an event changes it (``Family.on_top``)."""
+        family = family_of(model)
+        if family is not None:
+            family.on_top(self, body)
 
     def flush(self, model: TableModel, turn: bool = True) -> str:
         """The folded line, said now (at the player's turn, or ``turn`` False: a seat's turn come round again
@@ -610,73 +420,12 @@ class Narrator:
             return ""
         if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and self.dealing is not None:
             return ""  # said with the hand's number, in the order the cards are numbered
-        if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and model.view is not None \
-                and model.view.WhichOneof("game") == "cacho":
-            self.received.extend(body.cards)  # a round's card: said with the turn it is for
-            return ""
-        if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and _truco(model):
-            self.unheard = True  # the cards a truco hand's mão passed on: said with the player's turn
-            return ""
-        if isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == model.seat:
-            card = body.card
-            self.later.append(lambda now: self._drew(now, card))
-            return ""
-        if isinstance(body, truco_pb2.TrucoCalled) and (body.bet == truco_pb2.TRUCO_BET_TRUCO or (
-                body.bet not in self.called and body.call not in TO_THE_END)):
-            # the truco's rungs: the word says the stake ("Seis!" is for 6); an envido's first call too (a real
-            # envido alone is for 3): only a call raised on another says its sum, and a falta, which the score sets
-            self.called.add(body.bet)
-            return spoken(f"{caller(model, body.seat)}{call_word(model, body.call)}")
-        if isinstance(body, truco_pb2.TrucoTrickEnded):
-            mine = my_team(model)
-            if not body.HasField("winner"):
-                said, after = _("Trick tied."), _("{cards}: tied.")
-            elif mine is None:
-                said = _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
-                after = ""
-            elif body.team == mine:
-                said, after = _("Our trick."), _("{cards}: ours.")
-            else:
-                said, after = _("Their trick."), _("{cards}: theirs.")
-            # said once the view is in, unless the round ended on it: its result says who took it; the trick's
-            # cards before it, and before whatever the message says next; where the line before it ends in the
-            # trick's cards, with them ("King clubs, 4 cups: ours.")
-            joined = bool(after) and bool(self.moves) and isinstance(self.moves[-1], Played)
-            cards = self.before(["-"])[:-1]
-            line = cards[0] if cards else ""
-            self.later.extend([lambda _now: "" if joined and not self.ended else line,
-                               lambda _now: "" if self.ended else (after.format(cards=line.removesuffix("."))
-                                                                   if joined else said)])
-            return ""
-        if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
-            # which side won, what it gives, and with what: the others' "Tengo"s not said yet go unsaid (``last``
-            # has them); those said before the player's turn to answer were heard
-            self.moves = [m for m in self.moves if not isinstance(m, Tengo)]
-            heard, self.tengos = body.envido in self.tengos, set()
-            if heard:  # the winning points were just heard in a "Tengo" (the player's own, or said before theirs)
-                return team_does(model, body.team, _("Our envido: +{n}."), _("Their envido: +{n}."),
-                                 _("Envido to {team}: +{n}."), n=str(body.points)).plain
-            return team_does(model, body.team, _("Our envido: +{n}, with {envido}."),
-                             _("Their envido: +{n}, with {envido}."), _("Envido to {team}: +{n}, with {envido}."),
-                             n=str(body.points), envido=str(body.envido)).plain
-        if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
-            mine = my_team(model)
-            if mine is not None and seat_team(model, body.seat) != mine:
-                return ""  # an opponent's, caught: ``last`` and the verbose level say it; a partner's is for you
-            promise = spoken(meaning(model.game, body.signal).plain, stop=False, short=True)
-            seats = model.view.seats if model.view is not None else []
-            partners = [s.seat for s in seats if s.seat != model.seat and seat_team(model, s.seat) == mine]
-            # one partner: the signal can be no one else's, and its name goes unsaid
-            template = _("Signal: {promise}.") if len(partners) == 1 else _("{name} signals {promise}.")
-            self.signals.append(template.format(name=model.name(body.seat), promise=promise))
-            return ""
+        terse = family.terse(self, model, body) if family is not None else None
+        if terse is not None:  # the family's words, which depend on what was heard before
+            return terse
         if isinstance(body, table_pb2.MatchStarted):  # how the seats were chosen: the verbose level's
             # the same seats again: the hand's first words say a game began (its number is ``match``'s)
             return _("Game {n} begins, the seats swapped.").format(n=body.match) if body.seats_from else ""
-
-        if isinstance(body, cacho_pb2.CachoShowed):
-            return ""  # the pot's result names the winning hand (``last``: every hand shown)
-
         return None
 
     def _dealt(self, model: TableModel) -> str:
@@ -684,27 +433,17 @@ class Narrator:
         seat dealt nothing, out of the match: nothing)."""
         hand, self.dealing = self.dealing, None
         cards = [c for c in held(model) if c is not None]
-        view = model.view
-        if not cards and view is not None and view.WhichOneof("game") == "cacho":
-            mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
-            cards = list(mine.cards) if mine is not None else []
-        if _truco(model):
-            # Not even the number: the last hand's end, with the score, said a new one begins. The cards are said
-            # with the player's first turn (a hand may end before it); cards the mão passes on, once dealt.
-            self.unheard = self.unheard or bool(cards)
-            return ""
-        if view is not None and view.WhichOneof("game") == "cacho" and model.seat is not None:
-            # Nor at Cacho: the last pot's winner said a new hand begins, and its first card is said with the turn
-            # it is for ("With 4 spades: ..."), as each later round's is.
-            self.received = [*cards, *self.received]
-            return ""
+        family = family_of(model)
+        own = family.dealt(self, model, cards) if family is not None else None
+        if own is not None:  # the family's (the trucos, Cacho: said with the player's first turn)
+            return own
         if model.seat is None:
             return _("Hand {n}.").format(n=hand)
         if not cards:  # seated and dealt nothing: out of the match, as the last result said, which said a hand
             return ""  # ended and so that the next begins; or waiting to be dealt in (``match`` says the number)
         return _("New hand: {cards}.").format(cards=cards_words(cards, short=True))
 
-    def _drew(self, model: TableModel, card: str) -> str:
+    def drew(self, model: TableModel, card: str) -> str:
         """The card drawn from the stock: said with the discard's turn that follows ("4 clubs, number 5; discard."),
         one sentence where two were; said alone where no turn follows."""
         if my_turn(model) and card in held(model):
@@ -766,11 +505,6 @@ def _drawn(model: TableModel, card: str) -> str:
 
 def _said_as(sentence: str) -> Callable[[TableModel], str]:
     return lambda _model: sentence
-
-
-def _truco(model: TableModel) -> bool:
-    view = model.view
-    return view is not None and view.WhichOneof("game") == "truco" and model.seat is not None
 
 
 def _seat(body: Message) -> int | None:

@@ -44,9 +44,9 @@ from cardtui.client.connection import Connection, closing_text, error_text, refu
 from cardtui.client.fairness import GREY, NO_CUTS, FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.meld_hints import hint_told
-from cardtui.client.models import Holders, TableModel, Then, holders_of, names_then, played_after
+from cardtui.client.models import Holders, TableModel, Then, holders_of
 from cardtui.client.option_words import table_options
-from cardtui.client.rematch import Rematch, seat_after
+from cardtui.client.rematch import Rematch
 from cardtui.client.rounds import rounds_of
 from cardtui.client.screens import leaving
 from cardtui.client.screens.analysis import (
@@ -67,6 +67,7 @@ from cardtui.client.screens.replay import open_last_hand
 from cardtui.client.sealed_keys import SealedKeys
 from cardtui.client.sealed_seat import SealedSeat
 from cardtui.client.table_log import TableLog, Telling, event_told, verdict_told
+from cardtui.client.table_state import TableState
 from cardtui.client.table_summary import Account, KeyButton, summary_foot, summary_text
 from cardtui.client.textual_internals import Header, use_compositor, write_to_terminal
 from cardtui.client.turn_bell import TurnNotice, title_sequence, window_title
@@ -123,7 +124,7 @@ class Column(Vertical):
 ADJUST = Binding.Group(N_("More/less"), compact=True)
 
 
-class TableScreen(Screen[None]):
+class TableScreen(Screen[None], TableState):
     BLANK = True
     """The screen's own background is drawn as blank lines at once, not line by line through its
     styles: its widgets cover all of it, and a frame drew it under every row it changed."""
@@ -404,32 +405,19 @@ class TableScreen(Screen[None]):
         if body == "snapshot":
             self.query_one("#conn-banner", Static).display = False
             self.retry_at = None
-            self.model = self.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
-            self.holders = holders_of(msg.snapshot.view.seats)
-            self._set_online(True)
-        elif body == "update":
-            events = list(msg.update.events)
-            now = (holders_of(msg.update.view.seats) if msg.update.HasField("view") else self.holders)
-            played = self.model.played_by
-            for ev, then in zip(events, names_then(events, now, seat_after(events, self.seat)), strict=True):
-                self._note(ev, then)
-                played = played_after(played, ev, then.names)
-                self.write_log(event_told(self.model.then(then), ev))
-            self.model = replace(self.model, played_by=played)
-            if msg.update.HasField("view"):
-                self.model = self.model.with_view(msg.update.view, msg.seq)
-                self.holders = now
-            if self.notice.rings(self.model):
-                self.ring()
-                self._back_to_board()
         elif body == "closing":
             closing = msg.closing
             self.write_log(lambda: Text(closing_text(closing)), "red")
             self._set_online(False)
             if not closing.resubscribe:  # over for good: no turn, no timer, no actions
                 self.gone = True
-                self.model = replace(self.model, legal=(), deadline=None)
-        for verdict in self.fair.told(msg):  # a finished hand's deal, checked: ✔ or a warning
+        verdicts = self.track(msg, self._heard)  # the table after the message (``TableState``)
+        if body == "snapshot":
+            self._set_online(True)
+        elif body == "update" and self.notice.rings(self.model):
+            self.ring()
+            self._back_to_board()
+        for verdict in verdicts:  # a finished hand's deal, checked: ✔ or a warning
             self.write_log(verdict_told(verdict))
             self.verdict = verdict
         self._ending()
@@ -438,15 +426,18 @@ class TableScreen(Screen[None]):
             self.showing = True
             self.call_later(self._show)
 
+    def _heard(self, event: table_pb2.Event, then: Then, model: TableModel) -> None:
+        """An event of the stream, noted and written in the log as the table stood then."""
+        self._note(event, then)
+        self.write_log(event_told(model, event))
+
     def _note(self, event: table_pb2.Event, then: Then) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
         kind = event.WhichOneof("body")
         self.rematch.heard(event)
         if kind == "match_started" and event.match_started.seats_from and self.seat is not None:
-            moved = list(event.match_started.seats_from)  # the seats were swapped: this player's moved too
-            if self.seat in moved:
-                self.model = replace(self.model, seat=moved.index(self.seat))
-                self.sub_title = _("seat {n}").format(n=self.model.seat + 1 if self.model.seat is not None else 0)
+            # the seats were swapped: this player's moved too (``TableState``)
+            self.sub_title = _("seat {n}").format(n=self.model.seat + 1 if self.model.seat is not None else 0)
         if kind == "hand_started":
             self.verdict = None
             self.hand_ended = None

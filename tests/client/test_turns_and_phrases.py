@@ -237,3 +237,16 @@ def test_who_held_each_seat_across_a_swap() -> None:
     assert (before.seat, before.names[0], before.names[2]) == (0, "ana", "caio"), "as they sat before"
     assert (dealt.seat, dealt.names[2]) == (2, "ana"), "ana's cards, dealt to her new seat, are hers"
     assert started.names == dealt.names
+    # followed once for the screen and the line mode alike (``TableState``): each event told as the seats were held
+    # then, and the player's seat moved with the swap once the batch is in
+    from cardtui.client.fairness import FairDeals
+    from cardtui.client.models import TableModel
+    from cardtui.client.table_state import TableState
+
+    table = TableState()
+    table.model, table.holders, table.fair = TableModel(common_pb2.TableSummary(), 0), now, FairDeals()
+    told: list[tuple[int | None, str]] = []
+    msg = table_pb2.TableMessage(seq=1, update=table_pb2.Update(events=events))
+    assert table.track(msg, lambda _ev, _then, model: told.append((model.seat, model.names[2]))) == []
+    assert told == [(t.seat, t.names[2]) for t in (before, started, dealt)]
+    assert table.model.seat == 2, "the player's seat follows the swap"
