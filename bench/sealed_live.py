@@ -49,6 +49,9 @@ SIZES = tuple((name, seats, mark) for name, entry in ENTRIES.items() for seats, 
 """Each game and seat count measured, with its mark (ms, p95), as each game's entry says (``Bench.sealed``): a game
 whose seats' cards are all dealt at once (in truco paulista the others' wait for the mão's choice, a person's
 decision, at an open table as at a sealed one)."""
+WITH_BOTS = SIZES
+"""The same, one person and bots (``python -m bench.sealed_live 20 bots``): the host makes the bots' part of the deal
+(their keys, then their proofs), and the person's cards wait for the bots' keys alone."""
 
 
 @dataclass
@@ -68,10 +71,10 @@ class Deal:
     """The server's process (with every client, when they share it), from the last cut to every client done."""
 
 
-async def _create(port: int, game: str, seats: int, sealed: bool) -> str:
+async def _create(port: int, game: str, seats: int, sealed: bool, bots: int = 0) -> str:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
         created = await lobby_pb2_grpc.LobbyStub(ch).CreateTable(lobby_pb2.CreateTableRequest(
-            game=game, seats=seats, bots=0, turn_seconds=600, options=SEALED if sealed else {}))
+            game=game, seats=seats, bots=bots, turn_seconds=600, options=SEALED if sealed else {}))
     return created.table.id
 
 
@@ -111,13 +114,16 @@ def _apart(port: int, root: Path, sealed: bool, inbox: Queue[str | None], outbox
         outbox.put(asyncio.run(_person(port, table_id, f"p-{os.getpid()}-{table_id}", root, sealed)))
 
 
-async def _deals(game: str, seats: int, sealed: bool, deals: int, root: Path, apart: bool) -> list[Deal]:
+async def _deals(game: str, seats: int, sealed: bool, deals: int, root: Path, apart: bool, people: int = 0,
+                 ) -> list[Deal]:
+    """``people``: that many people, the other seats bots (0: every seat a person)."""
+    people = people or seats
     running = await start("127.0.0.1", 0, root / f"store-{game}-{seats}-{sealed}-{apart}.db", bot_delay=0.01,
                           next_hand_delay=60.0, cut_window=30.0, limits=Limits(acts_per_second=1e6))
     loop = asyncio.get_running_loop()
     context = multiprocessing.get_context("spawn")  # (a fork would copy the server's gRPC threads)
     outbox: Queue[object] = context.Queue()
-    inboxes: list[Queue[str | None]] = [context.Queue() for _ in range(seats)] if apart else []
+    inboxes: list[Queue[str | None]] = [context.Queue() for _ in range(people)] if apart else []
     workers = [context.Process(target=_apart, args=(running.port, root / f"{sealed}", sealed, inbox, outbox))
                for inbox in inboxes]
     for worker in workers:
@@ -125,16 +131,16 @@ async def _deals(game: str, seats: int, sealed: bool, deals: int, root: Path, ap
     out = []
     try:
         for n in range(deals):
-            table_id = await _create(running.port, game, seats, sealed)
+            table_id = await _create(running.port, game, seats, sealed, seats - people)
             deal = Deal(seats)
             cpu0 = time.process_time()
             if apart:
                 for inbox in inboxes:
                     inbox.put(table_id)
-                got = [await loop.run_in_executor(None, outbox.get, True, 120) for _ in range(seats)]
+                got = [await loop.run_in_executor(None, outbox.get, True, 120) for _ in range(people)]
             else:
                 got = await asyncio.wait_for(asyncio.gather(*(
-                    _person(running.port, table_id, f"p{n}-{i}", root / f"{sealed}", sealed) for i in range(seats))),
+                    _person(running.port, table_id, f"p{n}-{i}", root / f"{sealed}", sealed) for i in range(people))),
                     timeout=120)
             deal.server_cpu = time.process_time() - cpu0
             for seat, cut_at, shown, checked, cpu_way, cpu_all in got:  # type: ignore[misc]
@@ -164,20 +170,23 @@ def _cpu(deals: list[Deal], apart: bool) -> float:
     return 1000 * statistics.median([d.server_cpu + (sum(d.cpu_all.values()) if apart else 0.0) for d in deals])
 
 
-def run(print: Callable[[str], None], deals: int = 20, modes: tuple[bool, ...] = (True,)) -> None:
+def run(print: Callable[[str], None], deals: int = 20, modes: tuple[bool, ...] = (True,), bots: bool = False) -> None:
     """``modes``: each person's client in a process of its own (True), or everything in this one (False: slower,
-    and on a loaded machine the server can starve long enough for a client's call to time out)."""
+    and on a loaded machine the server can starve long enough for a client's call to time out). ``bots``: one
+    person and bots at each table (``WITH_BOTS``)."""
     print(f"== sealed deals at the real server over 127.0.0.1, load {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as folder:
         for apart in modes:
             where = "each person's client a process of its own" if apart else "the server and every client in one"
-            for game, seats, mark in SIZES:
+            for game, seats, mark in WITH_BOTS if bots else SIZES:
                 figures = {}
                 for sealed in (False, True):  # the open deal first: the same machine, the same minute
-                    figures[sealed] = asyncio.run(_deals(game, seats, sealed, deals, Path(folder), apart))
+                    figures[sealed] = asyncio.run(_deals(game, seats, sealed, deals, Path(folder), apart,
+                                                         1 if bots else 0))
                 shut, opened = waits(figures[True]), waits(figures[False])
                 met = "met" if _p95(shut) <= mark else "NOT met"
-                print(f"== {game}, {seats} people ({where}), {deals} first deals: last cut to own cards p50 / p95 — "
+                who = f"1 person and {seats - 1} bots" if bots else f"{seats} people"
+                print(f"== {game}, {who} ({where}), {deals} first deals: last cut to own cards p50 / p95 — "
                       f"sealed {statistics.median(shut):6.1f} / {_p95(shut):6.1f} ms (mark ≤ {mark:.0f}: {met}), open "
                       f"{statistics.median(opened):6.1f} / {_p95(opened):6.1f} ms; load {os.getloadavg()[0]:.1f}")
                 way = [statistics.mean(d.cpu_way.values()) for d in figures[True]]
@@ -189,4 +198,5 @@ def run(print: Callable[[str], None], deals: int = 20, modes: tuple[bool, ...] =
 
 if __name__ == "__main__":
     with contextlib.suppress(KeyboardInterrupt):
-        run(print, int(sys.argv[1]) if len(sys.argv) > 1 else 20, (False,) if sys.argv[2:] == ["one"] else (True,))
+        run(print, int(sys.argv[1]) if len(sys.argv) > 1 else 20, (False,) if "one" in sys.argv[2:] else (True,),
+            "bots" in sys.argv[2:])

@@ -1418,6 +1418,44 @@ class ArgentinoWentToDeck(_message.Message):
 Global___ArgentinoWentToDeck: _TypeAlias = ArgentinoWentToDeck  # noqa: Y015
 
 @_typing.final
+class ArgentinoClaimLost(_message.Message):
+    """Sealed: a claim's cards shown at the hand's end do not make the number said (shown), or were not shown: what it
+    won (points) goes to the other team.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    SHOWN_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    team: _builtins.int
+    reason: Global___TrucoShowReason.ValueType
+    value: _builtins.int
+    points: _builtins.int
+    shown: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        team: _builtins.int = ...,
+        reason: Global___TrucoShowReason.ValueType = ...,
+        value: _builtins.int = ...,
+        points: _builtins.int = ...,
+        shown: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "reason", b"reason", "seat", b"seat", "shown", b"shown", "team", b"team", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoClaimLost: _TypeAlias = ArgentinoClaimLost  # noqa: Y015
+
+@_typing.final
 class TrucoEvent(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1439,6 +1477,7 @@ class TrucoEvent(_message.Message):
     ARGENTINO_FLOR_WON_FIELD_NUMBER: _builtins.int
     ARGENTINO_SHOWN_FIELD_NUMBER: _builtins.int
     ARGENTINO_WENT_TO_DECK_FIELD_NUMBER: _builtins.int
+    ARGENTINO_CLAIM_LOST_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def played(self) -> Global___TrucoPlayed: ...
     @_builtins.property
@@ -1475,6 +1514,8 @@ class TrucoEvent(_message.Message):
     def argentino_shown(self) -> Global___ArgentinoShown: ...
     @_builtins.property
     def argentino_went_to_deck(self) -> Global___ArgentinoWentToDeck: ...
+    @_builtins.property
+    def argentino_claim_lost(self) -> Global___ArgentinoClaimLost: ...
     def __init__(
         self,
         *,
@@ -1496,12 +1537,13 @@ class TrucoEvent(_message.Message):
         argentino_flor_won: Global___ArgentinoFlorWon | None = ...,
         argentino_shown: Global___ArgentinoShown | None = ...,
         argentino_went_to_deck: Global___ArgentinoWentToDeck | None = ...,
+        argentino_claim_lost: Global___ArgentinoClaimLost | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "argentino_envido_announced", b"argentino_envido_announced", "argentino_envido_cancelled", b"argentino_envido_cancelled", "argentino_envido_won", b"argentino_envido_won", "argentino_flor_won", b"argentino_flor_won", "argentino_round_started", b"argentino_round_started", "argentino_shown", b"argentino_shown", "argentino_son_buenas", b"argentino_son_buenas", "argentino_went_to_deck", b"argentino_went_to_deck", "body", b"body", "called", b"called", "paulista_deal_choice", b"paulista_deal_choice", "paulista_hand_dealt", b"paulista_hand_dealt", "paulista_onze_decided", b"paulista_onze_decided", "paulista_partner_cards", b"paulista_partner_cards", "played", b"played", "round_ended", b"round_ended", "signalled", b"signalled", "trick_ended", b"trick_ended"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "argentino_claim_lost", b"argentino_claim_lost", "argentino_envido_announced", b"argentino_envido_announced", "argentino_envido_cancelled", b"argentino_envido_cancelled", "argentino_envido_won", b"argentino_envido_won", "argentino_flor_won", b"argentino_flor_won", "argentino_round_started", b"argentino_round_started", "argentino_shown", b"argentino_shown", "argentino_son_buenas", b"argentino_son_buenas", "argentino_went_to_deck", b"argentino_went_to_deck", "body", b"body", "called", b"called", "paulista_deal_choice", b"paulista_deal_choice", "paulista_hand_dealt", b"paulista_hand_dealt", "paulista_onze_decided", b"paulista_onze_decided", "paulista_partner_cards", b"paulista_partner_cards", "played", b"played", "round_ended", b"round_ended", "signalled", b"signalled", "trick_ended", b"trick_ended"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "argentino_envido_announced", b"argentino_envido_announced", "argentino_envido_cancelled", b"argentino_envido_cancelled", "argentino_envido_won", b"argentino_envido_won", "argentino_flor_won", b"argentino_flor_won", "argentino_round_started", b"argentino_round_started", "argentino_shown", b"argentino_shown", "argentino_son_buenas", b"argentino_son_buenas", "argentino_went_to_deck", b"argentino_went_to_deck", "body", b"body", "called", b"called", "paulista_deal_choice", b"paulista_deal_choice", "paulista_hand_dealt", b"paulista_hand_dealt", "paulista_onze_decided", b"paulista_onze_decided", "paulista_partner_cards", b"paulista_partner_cards", "played", b"played", "round_ended", b"round_ended", "signalled", b"signalled", "trick_ended", b"trick_ended"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "argentino_claim_lost", b"argentino_claim_lost", "argentino_envido_announced", b"argentino_envido_announced", "argentino_envido_cancelled", b"argentino_envido_cancelled", "argentino_envido_won", b"argentino_envido_won", "argentino_flor_won", b"argentino_flor_won", "argentino_round_started", b"argentino_round_started", "argentino_shown", b"argentino_shown", "argentino_son_buenas", b"argentino_son_buenas", "argentino_went_to_deck", b"argentino_went_to_deck", "body", b"body", "called", b"called", "paulista_deal_choice", b"paulista_deal_choice", "paulista_hand_dealt", b"paulista_hand_dealt", "paulista_onze_decided", b"paulista_onze_decided", "paulista_partner_cards", b"paulista_partner_cards", "played", b"played", "round_ended", b"round_ended", "signalled", b"signalled", "trick_ended", b"trick_ended"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["played", "called", "answered", "trick_ended", "signalled", "round_ended", "paulista_hand_dealt", "paulista_deal_choice", "paulista_partner_cards", "paulista_onze_decided", "argentino_round_started", "argentino_envido_announced", "argentino_son_buenas", "argentino_envido_won", "argentino_envido_cancelled", "argentino_flor_won", "argentino_shown", "argentino_went_to_deck"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["played", "called", "answered", "trick_ended", "signalled", "round_ended", "paulista_hand_dealt", "paulista_deal_choice", "paulista_partner_cards", "paulista_onze_decided", "argentino_round_started", "argentino_envido_announced", "argentino_son_buenas", "argentino_envido_won", "argentino_envido_cancelled", "argentino_flor_won", "argentino_shown", "argentino_went_to_deck", "argentino_claim_lost"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 

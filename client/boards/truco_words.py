@@ -272,6 +272,11 @@ def truco_words(name: str, body: Message, model: TableModel) -> Said | None:
                         why=why_))
     if isinstance(body, T.ArgentinoWentToDeck):
         return Said(line(who(model, body.seat), ": ", Text("Me voy al mazo.", style="bold")), "yellow")
+    if isinstance(body, T.ArgentinoClaimLost):
+        template = (_("{name}'s cards do not make the {value} said: {team} +{n}.") if body.shown else
+                    _("{name} did not show the {value} said: {team} +{n}."))
+        return Said(fmt(template, name=who(model, body.seat), value=body.value, team=team_object(model, 1 - body.team),
+                        n=body.points), _team_style(model, 1 - body.team))
     return None
 
 

@@ -47,15 +47,23 @@ async def test_a_sealed_hand_by_ear_says_the_host_s_seat_and_the_seal_code(serve
     assert heard.said[code].startswith(f"Seal code: {seal_code(own.boxes)}. Compare it aloud"), heard.said[code]
     after, played, hands = n, 0, 0
     while not played:  # (a hand may end before her first card: a call refused, the deck gone to)
-        end = await player.play_until(lambda s: second(s) or over(s), turn, "a hand's result",
-                                      after=after)
-        hands += 1  # its record is written as its result goes out, and may come a moment after it
+        result = await player.play_until(lambda s: second(s) or over(s), turn, "a hand's result", after=after)
+        hands += 1
+
+        def recorded(_said: str, hands: int = hands) -> bool:
+            return server.store.hands.count_hands(table_id) >= hands
+
+        # The round's result ("We take 1; we 2, they 0.") is not the hand's end: an envido's winner still shows
+        # its cards, a turn of hers at a sealed table (their keys are hers alone). She plays on until the hand's
+        # record is written; the sentence heard then (a turn of the next hand's, maybe) is looked at again.
+        end = result if over(heard.said[result]) else await player.play_until(
+            recorded, turn, f"the record of hand {hands}", after=result + 1)
         await eventually(lambda hands=hands: server.store.hands.count_hands(table_id) >= hands,
-                         f"the record of hand {hands} (heard: {heard.said[n:end + 1]})")
+                         f"the record of hand {hands} (heard: {heard.said[n:]})")
         history = server.store.hands.last_hand(table_id)
         assert history is not None
         replayed = replay(history["sealed"])  # every card opened checked to be its seat's: hers by her keys
         assert replayed.cheat is None and not replayed.problem, replayed
         played = sum(s["step"] == "play" and s["seat"] == own.seat for s in history["sealed"]["steps"])
-        after = end + 1
+        after = end + 1 if end == result else end  # (the sentence the record was found at: a turn, maybe)
     assert await player.stop() == 0
