@@ -42,6 +42,9 @@ class Player:
     events: list[str] = field(default_factory=list)
     told: list[str] = field(default_factory=list)
     """The stream in lines (a snapshot's number; each event, its start, a sealed one by name): what a failure shows."""
+    early: list[int] = field(default_factory=list)
+    """Each update whose view offered this seat a move while its deal was still being made (before ``ready``): a
+    turn said then could not be taken, and would not be said again when play began."""
 
 
 async def sit_at(address: str, table_id: str, name: str, root: Path) -> Player:
@@ -72,6 +75,8 @@ async def follow(player: Player) -> None:
                 player.ended = player.ended or name == "hand_ended"
             if msg.update.HasField("view"):
                 player.view = msg.update.view
+                if player.view.legal and not player.sealed.ready:
+                    player.early.append(msg.seq)
         player.seq = max(player.seq, msg.seq)
 
 

@@ -830,9 +830,16 @@ class Table:
         match = self.match
         if match is None:
             return wire.view_message(None, seats=self.seating.summaries())
-        legal = match.legal_actions(seat) if seat is not None else []
+        legal = self._offered(match, seat)
         [view] = self._views(match, [seat])
         return wire.view_message(view, legal, self.pacer.left_ms(), self.seating.summaries())
+
+    def _offered(self, match: Match, seat: int | None) -> Sequence[Action]:
+        """What ``seat`` may do now, as its view offers it: nothing while a sealed deal is still being made (a move
+        then is refused), so a client says the turn when play begins (``ready``), not a turn it cannot take."""
+        if seat is None or (self.sealed is not None and self.sealed.waits):
+            return []
+        return match.legal_actions(seat)
 
     def _views(self, match: Match, audiences: Sequence[int | None]) -> list[GameView]:
         """Each audience's view of the match; a seat taken since the last hand ended (``fresh``) sees
@@ -857,8 +864,7 @@ class Table:
         out = []
         with wire.sharing():
             for seat, view in zip(audiences, self._views(match, audiences), strict=True):
-                legal = match.legal_actions(seat) if seat is not None else []
-                out.append(wire.view_bytes(view, legal, left, seats))
+                out.append(wire.view_bytes(view, self._offered(match, seat), left, seats))
         return out
 
     def subscribe(self, token: str, seat: int | None, after_seq: int) -> tuple[Subscriber, list[bytes]]:

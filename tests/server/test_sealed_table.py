@@ -129,6 +129,7 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
             dealer = table.sealed and players[0].sealed.layout.dealer  # type: ignore[union-attr]
             assert open_table(int(dealer), cards, said) == list(table.match.state.scores)  # type: ignore[union-attr]
         assert all(not p.sealed.named and not p.sealed.refused for p in players), [p.sealed.named for p in players]
+        assert not any(p.early for p in players), [(p.name, p.early, p.told) for p in players]  # no turn before play
         history = running.store.hands.last_hand(table_id)
         assert history is not None and history["sealed"]["steps"][-1] == {"step": "end"}
         if paulista:
@@ -403,6 +404,7 @@ async def test_a_person_and_bots_play_whole_sealed_hands_and_the_host_opens_none
                 await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SAME)
         assert len(attacked) >= HANDS - 1, attacked
         assert not ana.sealed.named and not ana.sealed.refused, (ana.sealed.named, ana.sealed.refused)
+        assert not ana.early, (ana.early, ana.told)  # no hand offered her a move before its deal was made
         records = [json.loads(r) for (r,) in sqlite3.connect(tmp_path / "store.db").execute(
             "SELECT record FROM hands WHERE table_id = ?", (table_id,))]
         assert len(records) >= HANDS and all(replay(r["sealed"]).cheat is None for r in records)
