@@ -9,7 +9,7 @@ import asyncio
 import json
 import socket
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -324,11 +324,19 @@ async def test_the_next_hand_is_sealed_again_with_the_boxes_already_shown(tmp_pa
         await running.stop(grace=0.1)
 
 
+def shown_to_host(ledger: Ledger, hosts: Sequence[int]) -> set[int]:
+    """The places whose keys the rules hand the host's seats (``hosts``), every seat sealing its own for them: the
+    host is shown those cards, whoever holds them later. Truco paulista: a mão's first block, which it may pass to
+    its partner (the person, then); at a mão de onze, the hand the partner on 11 shows it."""
+    return {place for grant in ledger.grants() if grant.recipient in hosts for place in grant.places}
+
+
 def host_opens(running: Running, table_id: str, db: Path, person: Player) -> dict[int, str]:
     """The host's attack on the unplayed cards with everything it holds: its store (every row), the table's
     ledger, the secrets of its own seats (the bots'), every key sealed for them. Returns what it opened, by place
-    (the mark: none of ``person``'s, and, as a check of the attack itself, every card of the host's own seats),
-    having checked that none of the person's secrets is in its bytes."""
+    (the mark: none of ``person``'s but those the rules showed a seat of the host's, ``shown_to_host``, and, as a
+    check of the attack itself, every card of the host's own seats and those), having checked that none of the
+    person's secrets is in its bytes."""
     table = running.room.tables[table_id]
     sealing = table.sealed
     assert sealing is not None and sealing.hand is not None and sealing.hand.ledger is not None
@@ -348,7 +356,8 @@ def host_opens(running: Running, table_id: str, db: Path, person: Player) -> dic
             other = ledger.boxes[sender if recipient == seat else recipient]
             if seat in (sender, recipient):
                 keys.update(open_envelope(host_seat.box, other, envelope, hand.digest))
-    assert not any((person.seat, p) in keys for p in unplayed)
+    shown = shown_to_host(ledger, sealing.hand.hosts)
+    assert not any((person.seat, p) in keys for p in unplayed if p not in shown)
     opened = {}
     for seat in range(ledger.layout.seats):
         for place in ledger.holdings[seat]:
@@ -390,8 +399,9 @@ async def test_a_person_and_bots_play_whole_sealed_hands_and_the_host_opens_none
             assert sorted(held.hosts) == bots
             opened = host_opens(running, table_id, tmp_path / "store.db", ana)
             holdings, played = held.ledger.holdings, held.ledger.played
-            assert not set(opened) & set(holdings[ana.seat])  # none of ana's: the mark
-            assert set(opened) == {p for s in bots for p in holdings[s] if p not in played}  # every bot's unplayed
+            shown = {p for p in holdings[ana.seat] if p not in played} & shown_to_host(held.ledger, held.hosts)
+            assert not set(opened) & set(holdings[ana.seat]) - shown  # none of ana's the rules kept from it: the mark
+            assert set(opened) == {p for s in bots for p in holdings[s] if p not in played} | shown  # every bot's
         return ana.events.count("hand_ended") >= HANDS or ana.events.count("match_ended") > len(again)
 
     again: list[int] = []
