@@ -62,6 +62,7 @@ async def test_a_sealed_hand_played_by_keys_shows_the_cards_its_own_client_opene
                 mine = view is not None and screen.seat in view.to_act and \
                     "play" in {action_name(a) for a in screen.model.legal}
                 if mine:
+                    assert seat.ready, "a card offered on screen while the deal is still being made"
                     seq = screen.model.seq
                     assert await press_card(pilot, app)
                     plays += 1
