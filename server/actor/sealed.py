@@ -15,6 +15,7 @@ void. A step out of its turn is refused (``FailedPrecondition``) and changes not
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 from collections.abc import Mapping, Sequence
@@ -34,8 +35,9 @@ from cardtui.sealed.group import Point, decode, encode
 from cardtui.sealed.ledger import PASSED, Ledger, Opening
 from cardtui.sealed.plan import Dealing, Layout
 from cardtui.sealed.record import Recorder, apply_step, opening_step
+from cardtui.sealed.seat import SeatHand
 from cardtui.sealed.shuffle import answer_bytes
-from cardtui.server.actor.sealed_hosts import HostSeats
+from cardtui.server.actor.sealed_hosts import HostSeats, prove
 from cardtui.server.base.errors import FailedPrecondition
 from cardtui.server.base.sealed_wire import Step
 
@@ -233,6 +235,8 @@ class Sealing:
         self.hosts = HostSeats()
         """The secrets of the host's own seats (a bot's), whose steps the server makes."""
         self._hosting = False
+        self._proving: asyncio.Task[None] | None = None
+        """The host seats' proofs being made off the loop (``hosts_act``)."""
         self._recalled_own = False
         """A restart: the journal's last sealed step was a card's, whose act follows (not one ``followed`` made)."""
 
@@ -399,20 +403,49 @@ class Sealing:
             fresh = [s for s in held.hosts if s not in self.hosts or self.hosts.seats[s].number != held.number]
             for seat, data in self.hosts.deal(held.hosts, held.number, fresh):
                 self.note([], ("sealed", seat, data))
+            loop = _running()
             while self.hand is held and not held.ready:
                 seats = range(held.layout.seats)
                 try:
                     due = self.hosts.due(self.pledges, self.boxes, all(s in self.pledges or s in self.boxes
-                                                                        for s in seats), held.hand, held.ledger)
+                                                                        for s in seats), held.hand, held.ledger,
+                                         proofs=loop is None)
                 except Cheat as cheat:  # an envelope sealed for a host's seat that does not open
                     self._named(cheat)
                     return
                 if due is None:
+                    ledger = held.ledger
+                    if loop is not None and ledger is not None and ledger.awaited() is None and self._proving is None:
+                        # Every envelope is out (sent once this change is written): the proofs, made off the
+                        # loop, follow, and play waits for them (``ready``); a person's cards do not.
+                        owed = self.hosts.unproved(held.hand, ledger)
+                        if owed:
+                            self._proving = loop.create_task(self._prove(held, owed))
                     return
                 seat, step = due
                 self.take(seat, held.number, step)
         finally:
             self._hosting = False
+
+    async def _prove(self, held: InPlay, owed: list[tuple[int, SeatHand, bool, bool]]) -> None:
+        """The host seats' proofs, made in a thread while the loop sends what came before them; then taken."""
+        try:
+            made = await asyncio.to_thread(prove, owed)
+        finally:
+            self._proving = None
+        if self.hand is held and not self.table.closed:
+            self.table.pacer.run(lambda: self._proved(held, made))
+
+    def _proved(self, held: InPlay, made: list[tuple[int, Step]]) -> None:
+        ledger = held.ledger
+        assert ledger is not None
+        with self.table.change():  # one journal write, one message, for all of them
+            for seat, step in made:
+                if self.hand is not held:
+                    return
+                if seat not in (ledger.shuffles if step.kind == "shuffle" else ledger.proofs):
+                    self.take(seat, held.number, step)
+        self.hosts_act()
 
     def host_move(self, seat: int, action: Action) -> bool:
         """A bot's move at a host's seat: a card it plays or shows goes out with its keys (``take``), as a
@@ -730,3 +763,12 @@ class Sealing:
 
 
 __all__ = ["Sealing", "Step", "opening_step"]
+
+
+def _running() -> asyncio.AbstractEventLoop | None:
+    """The event loop a table runs on; None where none runs (a table driven by hand: its host seats' proofs are
+    made at once)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -95,9 +95,11 @@ class HostSeats:
         return held.mine
 
     def due(self, pledges: Iterable[int], boxes: Iterable[int], all_pledged: bool, hand: Hand | None,
-            ledger: Ledger | None) -> tuple[int, Step] | None:
+            ledger: Ledger | None, proofs: bool = True) -> tuple[int, Step] | None:
         """The next step a host seat owes (its box pledged and shown, its lock, relock, envelopes and proofs), or
-        None."""
+        None. Every host seat's envelopes come before any seat's proofs: a person's keys are in them, and their
+        cards open once they are in. ``proofs``: False, the proofs are left for ``prove`` (None once the
+        envelopes are all given)."""
         pledged, shown = set(pledges), set(boxes)
         for seat, held in sorted(self.seats.items()):
             if seat in shown:
@@ -123,8 +125,31 @@ class HostSeats:
             owed = tuple(e for e in mine.envelopes() if (e.sender, e.recipient, e.label) not in ledger.envelopes)
             if owed:
                 return seat, Step("envelopes", envelopes=owed)
+        if not proofs:
+            return None
+        for seat in sorted(self.seats):
+            mine = self.hand(seat, hand, ledger)
             if seat not in ledger.shuffles:
                 return seat, Step("shuffle", shuffle=mine.shuffle_proof())
             if seat not in ledger.proofs:
                 return seat, Step("proofs", proofs=mine.proofs())
         return None
+
+    def unproved(self, hand: Hand, ledger: Ledger) -> list[tuple[int, SeatHand, bool, bool]]:
+        """The host seats whose shuffle proof or proofs are not in yet: each with its side of the hand (its keys
+        opened here, on the event loop), and whether it owes the shuffle proof, the proofs."""
+        return [(s, self.hand(s, hand, ledger), s not in ledger.shuffles, s not in ledger.proofs)
+                for s in sorted(self.seats) if s not in ledger.shuffles or s not in ledger.proofs]
+
+
+def prove(owed: Iterable[tuple[int, SeatHand, bool, bool]]) -> list[tuple[int, Step]]:
+    """The shuffle proofs and proofs host seats owe (``HostSeats.unproved``), made: the costly part of a host
+    seat's deal, run off the event loop (``Sealing.hosts_act``). Each reads its seat's own secrets and the deck
+    as it stood once relocked, which nothing changes any more."""
+    out = []
+    for seat, mine, shuffle, proofs in owed:
+        if shuffle:
+            out.append((seat, Step("shuffle", shuffle=mine.shuffle_proof())))
+        if proofs:
+            out.append((seat, Step("proofs", proofs=mine.proofs())))
+    return out

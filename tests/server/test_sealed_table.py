@@ -418,6 +418,10 @@ async def test_a_person_and_bots_play_whole_sealed_hands_and_the_host_opens_none
         records = [json.loads(r) for (r,) in sqlite3.connect(tmp_path / "store.db").execute(
             "SELECT record FROM hands WHERE table_id = ?", (table_id,))]
         assert len(records) >= HANDS and all(replay(r["sealed"]).cheat is None for r in records)
+        for r in records:  # every bot's keys out before any bot's proof: a person's cards wait for no proof
+            steps = r["sealed"]["steps"]
+            proof = next(n for n, s in enumerate(steps) if s["step"] == "shuffle" and s["seat"] in bots)
+            assert {s["sender"] for s in steps[:proof] if s["step"] == "envelope"} >= set(bots), steps[:proof]
         plays = {s["seat"] for r in records for s in r["sealed"]["steps"] if s["step"] == "play"}
         assert plays == set(range(seats))  # every bot played its cards, opened with their keys
     finally:
