@@ -156,9 +156,16 @@ def dealt(ear: Ear, model: TableModel, cards: list[str]) -> str | None:
     if _truco(model):
         # Not even the number: the last hand's end, with the score, said a new one begins. The cards are said
         # with the player's first turn (a hand may end before it); cards the mão passes on, once dealt.
-        ear.unheard = ear.unheard or bool(cards)
+        # At a sealed table the cards open by the player's own keys after the deal, none held yet: said with the
+        # first turn all the same (the view offers no move before they are open).
+        ear.unheard = ear.unheard or bool(cards) or _sealed(model)
         return ""
     return None
+
+
+def _sealed(model: TableModel) -> bool:
+    options = model.summary.options
+    return "sealed" in options and options["sealed"].flag
 
 
 def _truco(model: TableModel) -> bool:

@@ -66,4 +66,6 @@ async def test_a_sealed_hand_by_ear_says_the_host_s_seat_and_the_seal_code(serve
         assert replayed.cheat is None and not replayed.problem, replayed
         played = sum(s["step"] == "play" and s["seat"] == own.seat for s in history["sealed"]["steps"])
         after = end + 1 if end == result else end  # (the sentence the record was found at: a turn, maybe)
+    # her first turn of a hand says her cards, opened by her own keys, as at an open table ("With 4 swords, …: …")
+    assert any(s.startswith("With ") and ": " in s for s in heard.said[n:]), heard.said[n:]
     assert await player.stop() == 0
