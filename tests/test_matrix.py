@@ -906,17 +906,25 @@ async def test_a_killed_process_loses_no_event_and_says_none_twice(arrangement: 
 
 
 def tables_by_worker(arrangement: Arrangement) -> dict[int, set[str]]:
-    """The open tables each live table worker drives, as the store says (by the port it serves them at)."""
+    """The open tables each live table worker drives, as the store says (by the port it serves them at).
+
+    A table counts for the worker whose own owner it names: the newest owner registered at a port a live worker
+    listens on. A worker killed -9 leaves its owner's row and its tables naming it until a survivor claims them, and
+    its replacement may listen on the same port again (the port the kill freed, or the server's ``--port`` + N):
+    read by port alone, the dead one's tables looked like the replacement's, so the workers read even before any
+    table had moved, and a watcher's ``Locate`` then named the survivor that claimed the table a moment later."""
     with contextlib.closing(sqlite3.connect(f"file:{arrangement.folder / 'store.db'}?mode=ro", uri=True)) as db:
-        rows = db.execute("SELECT t.id, o.address FROM tables t JOIN owners o ON o.id = t.owner "
-                          "WHERE t.finished IS NULL AND t.damaged IS NULL").fetchall()
+        owners = db.execute("SELECT id, address FROM owners ORDER BY started, id").fetchall()
+        rows = db.execute("SELECT id, owner FROM tables WHERE finished IS NULL AND damaged IS NULL").fetchall()
     live = {port for pid, front in arrangement.processes() if front is None for port in listening(pid)}
+    live.discard(arrangement.ports[0])
+    at = {int(str(address).rsplit(":", 1)[1]): str(owner) for owner, address in owners}  # the newest at each port
     by: dict[int, set[str]] = {port: set() for port in live}
-    for table_id, address in rows:
-        port = int(str(address).rsplit(":", 1)[1])
-        if port in by and port != arrangement.ports[0]:
+    for table_id, owner in rows:
+        port = next((port for port, newest in at.items() if newest == owner), None)
+        if port in by:
             by[port].add(str(table_id))
-    return {port: ids for port, ids in by.items() if port != arrangement.ports[0]}
+    return by
 
 
 def even(by: dict[int, set[str]]) -> bool:
@@ -925,10 +933,14 @@ def even(by: dict[int, set[str]]) -> bool:
 
 
 def moves(arrangement: Arrangement, since: int) -> list[str]:
-    """What the room's processes logged since ``since`` (a ``log_size``) of tables taken over, let go and moved:
-    for a failure to say where the moving stopped."""
+    """What the room's processes logged since ``since`` (a ``log_size``) of tables taken over, let go and moved, and
+    who the store says drives each open table now: for a failure to say where the moving stopped."""
     words = ("placement", "takeover", "moves", "moved", "take", "let go", "worker", "WARNING", "ERROR")
-    return [line for line in arrangement.logged(since) if any(w in line for w in words)][-80:]
+    logged = [line for line in arrangement.logged(since) if any(w in line for w in words)][-80:]
+    with contextlib.closing(sqlite3.connect(f"file:{arrangement.folder / 'store.db'}?mode=ro", uri=True)) as db:
+        owners = db.execute("SELECT id, address, started FROM owners ORDER BY started").fetchall()
+        tables = db.execute("SELECT id, owner, epoch FROM tables WHERE finished IS NULL AND damaged IS NULL").fetchall()
+    return [*logged, f"owners (id, address, started): {owners}", f"open tables (id, owner, epoch): {tables}"]
 
 
 EVEN_WITHIN = 300.0
@@ -967,7 +979,8 @@ async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_
         try:
             # (the replacement may serve on the killed one's port again: a port is only a port once the kill freed it)
             after = await eventually(lambda: (by := tables_by_worker(arrangement)) and survivor in by and len(by) == 2
-                                     and even(by) and by, "the workers even within one again",
+                                     and even(by) and set(ids) <= set().union(*by.values()) and by,
+                                     "the workers even within one again, every table driven by one of them",
                                      patience=EVEN_WITHIN)
         except AssertionError as never:
             raise AssertionError(f"{never}: tables by worker's port {tables_by_worker(arrangement)}, the survivor "
@@ -980,9 +993,11 @@ async def test_after_a_workers_kill_tables_move_back_between_hands_and_new_ones_
         assert set(ids) <= after[survivor] | after[replacement]
         for w in watchers:  # each watcher of a table that moved followed it, and saw every event once
             where = await w.conn.lobby.Locate(lobby_pb2.LocateRequest(token=w.token))
+            now = tables_by_worker(arrangement)  # read just after: no table moves once the workers are even
             port = int(where.address.rsplit(":", 1)[1])
-            mine = after.get(port, set())
-            assert w.joined is not None and w.joined.table.id in mine, (w.name, where.address, after)
+            assert w.joined is not None and w.joined.table.id in after.get(port, set()), (
+                w.name, where.address, after, now, moves(arrangement, since))
+            assert now == after, (now, after, moves(arrangement, since))
             if port == replacement:
                 await w.until(lambda p: len(p.snapshots) >= 2, "the table's snapshot where it moved")
                 await w.until(lambda p: max((e.seq for e in p.events), default=0) > p.snapshots[-1].first_seq,

@@ -135,14 +135,25 @@ class Router:
 
     def locate(self, token: str) -> str | None:
         """The address of the table a token opens, as ``JoinResponse.address`` says it; None if the
-        store knows no such token."""
+        store knows no such token. A table whose process is gone, not yet taken over, is nowhere yet:
+        ``Unavailable``, and the client asks again (its old address may be a new process's that does not
+        drive it: a worker's replacement on the dead one's port)."""
         table_id = self.store.tables.token_table(token_digest(token))
         if table_id is None:
             return None
         place = self.store.owners.place(table_id)
         if place is None or place.owner in (None, self.store.owners.me):
             return ""
+        if place.gone:
+            raise Unavailable(AWAY)
         return place.address
+
+    def _not_mine(self, address: str) -> None:
+        """A call is never passed on to this process's own address: the store names a process there that is gone
+        (this one registered there after it: a worker's replacement on the dead one's port), whose tables are not
+        taken over yet. Passed on, the call came back here, and again, until its deadline."""
+        if address and address == self.store.owners.address:
+            raise Unavailable(AWAY)
 
     # -- calls passed on ---------------------------------------------------------------------
     async def pass_on(self, address: str, method: str, request: Message, context: Any,
@@ -153,6 +164,7 @@ class Router:
         timeout = within(context)
         if timeout <= 0:  # the caller has stopped waiting: what it asked is not done for nobody
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
+        self._not_mine(address)
         stub = service(self.channel(address))
         call = cast(Callable[..., Awaitable[Any]], getattr(stub, method))
         try:
@@ -167,6 +179,7 @@ class Router:
     async def pass_on_stream(self, address: str, method: str, request: Message, context: Any,
                              service: Callable[[grpc.aio.Channel], Any] = lobby_pb2_grpc.LobbyStub
                              ) -> AsyncIterator[Any]:
+        self._not_mine(address)
         stub = service(self.channel(address))
         try:
             async for reply in getattr(stub, method)(request, metadata=self._passing(context)):

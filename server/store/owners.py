@@ -44,6 +44,10 @@ class Place:
     epoch: int
     finished: bool
     tournament: bool
+    gone: bool = False
+    """Its owner is gone for certain: another process registered at the owner's address after it (one address is
+    one listener). A worker killed -9 is replaced on its own port, so until a survivor claims its tables, the
+    address they name is the replacement's, which does not drive them."""
 
 
 def _owner_key(owner_id: str) -> int:
@@ -217,11 +221,12 @@ class Owners(Part):
 
     def _places(self, where: str, args: tuple[str, ...]) -> list[Place]:
         rows = self.db.execute(
-            "SELECT t.id, t.owner, o.address, t.epoch, t.finished, t.config FROM tables t "
+            "SELECT t.id, t.owner, o.address, t.epoch, t.finished, t.config, EXISTS (SELECT 1 FROM owners n "
+            "WHERE n.address = o.address AND n.started > o.started) FROM tables t "
             f"LEFT JOIN owners o ON o.id = t.owner WHERE {where} ORDER BY t.created", args)
         return [Place(str(table_id), None if owner is None else str(owner), "" if address is None else str(address),
-                      int(epoch), finished is not None, bool(json.loads(str(config)).get("tournament")))
-                for table_id, owner, address, epoch, finished, config in rows]
+                      int(epoch), finished is not None, bool(json.loads(str(config)).get("tournament")), bool(gone))
+                for table_id, owner, address, epoch, finished, config, gone in rows]
 
     def claim(self, place: Place) -> int | None:
         """Take ``place``'s table from its dead owner: this process drives it from a new epoch on,

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -42,10 +43,34 @@ from tests.server.test_records import boldest
 from tests.waiting import PATIENCE, eventually, eventually_async
 
 
+def free_run(count: int) -> int:
+    """A port from which ``count`` ports in a row are free just now (another run may take one before the server
+    does: the caller tries again)."""
+    with contextlib.ExitStack() as held:
+        first = held.enter_context(socket.create_server(("127.0.0.1", 0))).getsockname()[1]
+        if first + count > 65535:
+            return free_run(count)
+        try:
+            for port in range(first + 1, first + count):
+                held.enter_context(socket.create_server(("127.0.0.1", port)))
+        except OSError:
+            return free_run(count)
+    return int(first)
+
+
 @pytest_asyncio.fixture
 async def two_workers(tmp_path: Path) -> AsyncIterator[Running]:
-    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
-                          cut_window=0.0, workers=2)
+    """A server with two table workers laid out as ``cardtui serve`` lays them out by default: the server on a port
+    of its own, the workers on the two after it, each replaced on its own port (so a dead worker's address is its
+    replacement's)."""
+    for attempt in range(5):
+        try:
+            running = await start("127.0.0.1", free_run(3), tmp_path / f"store{attempt}.db", bot_delay=0.01,
+                                  next_hand_delay=0.05, cut_window=0.0, workers=2)
+            break
+        except OSError:  # a port of the run taken meanwhile
+            if attempt == 4:
+                raise
     try:
         yield running
     finally:
@@ -150,6 +175,34 @@ async def test_a_new_table_goes_to_the_worker_with_the_fewest_tables_then_the_fe
         assert await where(d) == x  # the fewer tables, whatever the seats
 
 
+def state(pid: int) -> str:
+    """A process's state, as the system says it (``T``: stopped)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rindex(")") + 2:].split()[0]
+
+
+def writing(pid: int) -> bool:
+    """Whether a process holds a write lock on a file (a SQLite write under way: the store's others wait for it)."""
+    for line in Path("/proc/locks").read_text().splitlines():
+        kind, _, mode, holder = line.split()[1:5]
+        if kind == "POSIX" and mode == "WRITE" and holder == str(pid):
+            return True
+    return False
+
+
+async def stopped_between_writes(pid: int) -> None:
+    """``pid`` stopped (SIGSTOP) at a moment it is writing nothing to the store: stopped mid-write, it would hold
+    every other process of the room's writes."""
+    while True:
+        os.kill(pid, signal.SIGSTOP)
+        while state(pid) != "T":  # the signal is sent: the process stops once it runs
+            await asyncio.sleep(0.001)
+        if not writing(pid):
+            return
+        os.kill(pid, signal.SIGCONT)
+        await asyncio.sleep(0.01)
+
+
 async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_follows(two_workers: Running) -> None:
     assert two_workers.workers is not None
     conn = Connection.open(f"127.0.0.1:{two_workers.port}")
@@ -182,7 +235,24 @@ async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_foll
         events_before = [e.seq for m in seen if m.HasField("update") for e in m.update.events]
         old_pid = worker_at(two_workers, joined.address)
         count = len(seen)
-        os.kill(old_pid, signal.SIGKILL)  # mid-hand
+        workers = two_workers.workers
+        [other] = [s.process.pid for s in workers.slots if s.process is not None and s.process.pid != old_pid]
+        # the adversary: the survivor stalls just as the other dies, so its replacement serves at the dead one's
+        # address while the table is nobody's yet
+        await stopped_between_writes(other)
+        try:
+            os.kill(old_pid, signal.SIGKILL)  # mid-hand
+            await eventually(lambda: len(workers.live()) == 2 and old_pid not in workers.pids(),
+                             "the replacement serving at the dead one's address")
+            assert worker_at(two_workers, joined.address) != old_pid
+            # the lobby sends nobody to the replacement, which does not drive the table: it says "not now" at once
+            for ask in (lambda: lobby.Locate(lobby_pb2.LocateRequest(token=joined.token), timeout=5),
+                        lambda: lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="wes"), timeout=5)):
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await ask()
+                assert refused.value.code() == grpc.StatusCode.UNAVAILABLE, refused.value
+        finally:
+            os.kill(other, signal.SIGCONT)
         # the client follows the table to its new process, with no one asking it to
         await eventually(lambda: any(m.HasField("snapshot") for m in seen[count:]), "a snapshot from the new process")
         resumed = next(m for m in seen[count:] if m.HasField("snapshot"))
@@ -203,7 +273,6 @@ async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_foll
         everything = events_before + events_after
         assert len(everything) == len(set(everything)) and everything == sorted(everything)
         # and the dead worker's place is taken by a new one
-        workers = two_workers.workers
         await eventually(lambda: len(workers.live()) >= 2, "a new worker in the dead one's place")
         assert old_pid not in two_workers.workers.pids()
         forked_clean(two_workers)  # the new one too, though the server's gRPC server runs now
