@@ -339,6 +339,7 @@ async def make_table(arrangement: Arrangement, owner: Person | None = None, **fi
     ``owner``'s client is given its owner token (it may close it, and make an invite that opens its lock)."""
     fields.setdefault("bot_levels", ["easy"])
     maker = Connection.open(arrangement.maker)
+    maker.patience = PATIENCE  # a table made on a starved host is late, not refused (a person's client waits 5 s)
     try:
         made = await maker.create(lobby_pb2.CreateTableRequest(**fields))
     finally:

@@ -9,10 +9,10 @@ drove it before can never write to it again. Each table comes back from its jour
 restart brings it back: the same cards, the same turn, no event number used twice.
 
 Who takes what: a tournament's tables go to the process that runs the tournaments (the server's
-own); other tables go to this host's live table workers in turn, or, where it has none, to this
-process. Sweeps run when a worker dies, and every few seconds where other hosts share the store;
-after each, the workers are evened out (``server.processes.placement``): the tables a survivor
-took move back, between hands, once the dead worker's replacement serves.
+own); other tables go to this host's live table workers, each to the one with the fewest tables, or,
+where it has none, to this process. Sweeps run when a worker dies, and every few seconds where other
+hosts share the store; after each, the workers are evened out (``server.processes.placement``): the
+tables a survivor took move back, between hands, once the dead worker's replacement serves.
 """
 
 from __future__ import annotations
@@ -89,15 +89,21 @@ class Keeper:
             return taken
 
     async def _hand_out(self, places: list[Place]) -> int:
-        """The tables shared among the live workers, in turn; a worker that does not answer leaves
-        its share for the next sweep."""
+        """The tables shared among the live workers, each to the one with the fewest tables then (those it drives
+        and those handed to it here; of equals, the first); a worker that does not answer leaves its share for the
+        next sweep. In turn, a sweep that ran once a dead worker's replacement served (a busy host, another host's
+        tables) gave the fuller worker its share too, and evening out then moved tables that need not have moved."""
         assert self.workers is not None and self.router is not None
         live = self.workers.live()
         if not live:
             return 0
+        owned = self.room.store.owners.work()
+        held = {slot.index: owned.get(slot.owner, (0, 0))[0] for slot in live}
         shares: dict[str, list[str]] = {}
-        for n, place in enumerate(places):
-            shares.setdefault(live[n % len(live)].address, []).append(place.table_id)
+        for place in places:
+            slot = min(live, key=lambda slot: held[slot.index])
+            held[slot.index] += 1
+            shares.setdefault(slot.address, []).append(place.table_id)
         router = self.router
 
         async def hand(address: str, ids: list[str]) -> int:

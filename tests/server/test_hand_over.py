@@ -13,12 +13,14 @@ import pytest
 
 from cardtui.server.app import Running
 from cardtui.server.processes.placement import Placement
+from cardtui.server.processes.takeover import Keeper
 from cardtui.server.processes.workers import Slot
 from cardtui.server.store import Place
 from tests.conftest import bots_wait, one_person_with_bots
 from tests.waiting import PATIENCE
 
 if TYPE_CHECKING:
+    from cardtui.server.lobby.room import Room
     from cardtui.server.lobby.routes import Router
     from cardtui.server.processes.workers import Workers
     from cardtui.server.store import Store
@@ -28,6 +30,8 @@ async def test_a_table_asked_to_move_mid_hand_is_let_go_the_moment_its_hand_ends
     ana, table, match = await one_person_with_bots(server, game="truco_argentino", seats=2, bots=1)
     try:
         bots_wait(table)  # nobody moves but the test
+        if server.keeper is not None:  # nor sweeps the table let go to nobody back (as it would, a moment later)
+            await server.keeper.stop()
         room = server.room
         assert not table.movable and room.hand_over([table.id], 1) == [], "a look now finds it in a hand"
         asking = asyncio.create_task(room.hand_over_soon([table.id], 1, wait=PATIENCE))
@@ -102,3 +106,23 @@ async def test_tables_let_go_whose_answer_was_lost_are_taken_by_the_worker_they_
     with contextlib.suppress(TimeoutError):  # (asked again to even out, where nothing moved)
         await placement.even_out(cast("Router", router))
     assert router.taken == ([("a2", ["t0", "t1"])] if let_go else []), "each let go, taken where it went"
+
+
+async def test_a_dead_workers_tables_go_to_the_emptiest_live_worker_not_in_turn() -> None:
+    """A sweep that runs once the dead worker's replacement serves (a busy host, another host's tables) gives each
+    table to the worker with the fewest: in turn, the survivor got its share too, and evening out then moved it."""
+    class Work(Owners):
+        def work(self) -> dict[str, tuple[int, int]]:
+            counts: dict[str, int] = {}
+            for owner in self.places.values():
+                counts[owner] = counts.get(owner, 0) + 1
+            return {owner: (n, 0) for owner, n in counts.items()}
+
+    owners = Work({"s1": "w1", "s2": "w1", "s3": "w1", **{f"d{n}": "gone" for n in range(1, 5)}})
+    slots = [Slot(0, 1, owner="w1", address="a1"), Slot(1, 2, owner="w2", address="a2")]
+    router = LateAnswers(owners, let_go=False)
+    keeper = Keeper(cast("Room", SimpleNamespace(store=SimpleNamespace(owners=owners))), cast("Router", router),
+                    cast("Workers", SimpleNamespace(live=lambda: slots)))
+    orphans = [Place(f"d{n}", "gone", "", 1, False, False) for n in range(1, 5)]
+    assert await keeper._hand_out(orphans) == 4
+    assert sorted(router.taken) == [("a1", ["d4"]), ("a2", ["d1", "d2", "d3"])], "4 and 3, none to move back"
