@@ -2,7 +2,8 @@
 
 - ``one``: one process drives every table and keeps the lobby (``cardtui serve --workers 1``, as ``make play``);
 - ``workers``: ``cardtui serve`` as it starts by default: the lobby in the front process, the tables driven by
-  table workers (two here), each on a port of its own;
+  table workers (two here) on the two ports after the lobby's, so that a killed worker's replacement serves at the
+  dead one's address;
 - ``hosts``: two hosts sharing one PostgreSQL database: a table is made on the second and the people reach it
   through the first, whose lobby passes their calls on.
 
@@ -21,6 +22,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +65,49 @@ def listening(pid: int) -> set[int]:
         return {c.laddr.port for c in psutil.Process(pid).net_connections("tcp") if c.status == psutil.CONN_LISTEN}
     except psutil.NoSuchProcess:
         return set()
+
+
+def free_run(count: int) -> int:
+    """A port from which ``count`` ports in a row are free just now, for a server and its table workers laid out
+    as ``cardtui serve`` lays them out by default (``--port`` and the ports after it); another run may take one
+    before the server does: the caller tries again."""
+    while True:
+        with contextlib.ExitStack() as held:
+            first = int(held.enter_context(socket.create_server(("127.0.0.1", 0))).getsockname()[1])
+            try:
+                for port in range(first + 1, first + count):
+                    held.enter_context(socket.create_server(("127.0.0.1", port)))
+            except OSError:
+                continue
+        return first
+
+
+def _state(pid: int) -> str:
+    """A process's state, as the system says it (``T``: stopped)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rindex(")") + 2:].split()[0]
+
+
+def _writing(pid: int) -> bool:
+    """Whether a process holds a write lock on a file: a SQLite write under way, which the store's others wait for."""
+    for line in Path("/proc/locks").read_text().splitlines():
+        kind, _, mode, holder = line.split()[1:5]
+        if kind == "POSIX" and mode == "WRITE" and holder == str(pid):
+            return True
+    return False
+
+
+async def stopped_between_writes(pid: int) -> None:
+    """``pid`` stopped (SIGSTOP; SIGCONT goes on) at a moment it writes nothing to the store: a process of the room
+    stalled, as a starved host stalls one. Stopped mid-write, it would hold every other process's writes too."""
+    while True:
+        os.kill(pid, signal.SIGSTOP)
+        while _state(pid) != "T":  # the signal is sent: the process stops once it runs
+            await asyncio.sleep(0.001)
+        if not _writing(pid):
+            return
+        os.kill(pid, signal.SIGCONT)
+        await asyncio.sleep(0.01)
 
 
 @dataclass
@@ -124,7 +169,16 @@ class Arrangement:
         extra = {"one": ("--workers", "1"), "workers": ("--workers", "2"), "hosts": ("--workers", "1")}[name]
         made = cls(name, folder, pg_url, extra)
         for i in range(2 if name == "hosts" else 1):
-            made._serve(i)
+            if name != "workers":
+                made._serve(i)
+                continue
+            for attempt in range(5):  # on the ports the default serve takes: a killed worker's replacement on its own
+                try:
+                    made._serve(i, free_run(3))
+                    break
+                except AssertionError:  # a port of the run taken meanwhile: it did not start
+                    if attempt == 4:
+                        raise
         return made
 
     def processes(self) -> Iterator[tuple[int, Served | None]]:

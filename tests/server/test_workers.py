@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -38,24 +37,10 @@ from cardtui.v1 import (
     table_pb2,
     table_pb2_grpc,
 )
+from tests.arrangements import free_run, stopped_between_writes
 from tests.conftest import Player
 from tests.server.test_records import boldest
 from tests.waiting import PATIENCE, eventually, eventually_async
-
-
-def free_run(count: int) -> int:
-    """A port from which ``count`` ports in a row are free just now (another run may take one before the server
-    does: the caller tries again)."""
-    with contextlib.ExitStack() as held:
-        first = held.enter_context(socket.create_server(("127.0.0.1", 0))).getsockname()[1]
-        if first + count > 65535:
-            return free_run(count)
-        try:
-            for port in range(first + 1, first + count):
-                held.enter_context(socket.create_server(("127.0.0.1", port)))
-        except OSError:
-            return free_run(count)
-    return int(first)
 
 
 @pytest_asyncio.fixture
@@ -173,34 +158,6 @@ async def test_a_new_table_goes_to_the_worker_with_the_fewest_tables_then_the_fe
         assert await where(c) == y  # as many tables: the fewer seats
         d = await created(lobby, seats=2, bots=1, turn_seconds=3600)
         assert await where(d) == x  # the fewer tables, whatever the seats
-
-
-def state(pid: int) -> str:
-    """A process's state, as the system says it (``T``: stopped)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    return stat[stat.rindex(")") + 2:].split()[0]
-
-
-def writing(pid: int) -> bool:
-    """Whether a process holds a write lock on a file (a SQLite write under way: the store's others wait for it)."""
-    for line in Path("/proc/locks").read_text().splitlines():
-        kind, _, mode, holder = line.split()[1:5]
-        if kind == "POSIX" and mode == "WRITE" and holder == str(pid):
-            return True
-    return False
-
-
-async def stopped_between_writes(pid: int) -> None:
-    """``pid`` stopped (SIGSTOP) at a moment it is writing nothing to the store: stopped mid-write, it would hold
-    every other process of the room's writes."""
-    while True:
-        os.kill(pid, signal.SIGSTOP)
-        while state(pid) != "T":  # the signal is sent: the process stops once it runs
-            await asyncio.sleep(0.001)
-        if not writing(pid):
-            return
-        os.kill(pid, signal.SIGCONT)
-        await asyncio.sleep(0.01)
 
 
 async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_follows(two_workers: Running) -> None:
