@@ -41,7 +41,7 @@ from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 from tests import forked
 from tests.forked import Served
 from tests.games import highcard
-from tests.waiting import PATIENCE, eventually
+from tests.waiting import PATIENCE, eventually, eventually_sync
 
 ARRANGEMENTS = ("one", "workers", "hosts")
 SERVE = ("--no-announce", "--log-level", "warning", "--bot-delay", "10", "--next-hand-delay", "50",
@@ -200,10 +200,13 @@ class Arrangement:
     def kill(self, pid: int) -> None:
         """kill -9 of one of its processes; a front killed is started again on its port (its tables come back
         from the store, or, for a host, on the other host first), a table worker is replaced by its front."""
+        children = psutil.Process(pid).children(recursive=True)
         os.kill(pid, signal.SIGKILL)
         for i, front in enumerate(self.fronts):
             if front.pid == pid:  # (its table workers follow it out: ``server.workers.watch_parent``)
                 front.wait(timeout=PATIENCE)
+                eventually_sync(lambda: not any(listening(child.pid) for child in children),  # the new one's ports
+                                "the killed front's table workers gone, their ports free")
                 self._serve(i, self.ports[i])
 
     def stop(self) -> None:
@@ -395,6 +398,9 @@ async def make_table(arrangement: Arrangement, owner: Person | None = None, **fi
     maker = Connection.open(arrangement.maker)
     maker.patience = PATIENCE  # a table made on a starved host is late, not refused (a person's client waits 5 s)
     try:
+        # connected first: on a starved host the first connection attempt can time out, and a call made on it then
+        # fails without reaching the server; a CreateTable is not asked twice (it would make two tables)
+        await asyncio.wait_for(maker.channel.channel_ready(), PATIENCE)
         made = await maker.create(lobby_pb2.CreateTableRequest(**fields))
     finally:
         await maker.close()
