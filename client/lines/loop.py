@@ -617,8 +617,8 @@ class LineRoom:
             family = family_for(model.view) if model.view is not None else None
             if drew or cards:
                 self.say(drew or _("With {cards}: {choices}.").format(cards=cards, choices=choices))
-            elif at.turn_hand == hand and kinds <= known and family is not None and family.known_turn(model, kinds):
-                self._rung(with_hand)  # the answers to the call just heard, a card to play: the bell alone
+            elif kinds <= known and family is not None and family.known_turn(model, kinds, at.turn_hand != hand):
+                self._rung(with_hand)  # the answers to the call just heard, a card to play, a draw: the bell alone
             elif at.turn_hand == hand:
                 self.say(f"{choices[:1].upper()}{choices[1:]}.")  # a later turn of the hand: the bell, its choices
             else:

@@ -588,8 +588,16 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
     assert at.narrator.after_view(at.model) == [], "said with the turn"
     room._say_turn(at)
     assert heard.said[-1] == "9 diamonds, number 3; discard 1 to 11."
+    said, rung = len(heard.said), heard.rung
     room._say_turn(at)
-    assert heard.said[-1] == "Discard.", "the card said once, the numbers known; the hand's later turn by its choice"
+    assert len(heard.said) == said and heard.rung == rung + 1, ("the card said once, the numbers known: a later "
+                                                                "discard of any card held by the bell alone")
+    taken = view.legal.pop(0)  # the card just taken from the pile may not go: said, as news
+    at.model = at.model.with_view(view, 3)
+    room._say_turn(at)
+    assert heard.said[-1] == "Discard any but 2 clubs.", heard.said[-1]
+    view.legal.insert(0, taken)
+    at.model = at.model.with_view(view, 4)
     told(at.narrator, at.model, drawn)
     at.narrator.after_view(at.model)
     room._say_turn(at)
@@ -602,6 +610,18 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
             assert heard.said[-1].endswith("número 3."), heard.said[-1]
     verbose = Narrator(Level.VERBOSE)
     assert told(verbose, at.model, drawn) == ["You draw 9 of diamonds from the stock."]
+    del view.legal[:]  # a draw, from the stock or the pile: numbered the first time, by the bell alone after
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=source)
+                       for source in (common_pb2.DRAW_SOURCE_STOCK, common_pb2.DRAW_SOURCE_PILE)])
+    at.model = at.model.with_view(view, 5)
+    room._say_turn(at)
+    assert heard.said[-1] == "Stock 11 or pile 12.", heard.said[-1]
+    said, rung = len(heard.said), heard.rung
+    room._say_turn(at)
+    assert len(heard.said) == said and heard.rung == rung + 1, heard.said[said:]
+    room.bell = False
+    room._say_turn(at)
+    assert heard.said[said:] == ["Your turn."], "with the bell off, two words say it"
 
 
 def test_a_hand_played_for_points_ends_with_who_won_it_and_every_seats_points() -> None:
