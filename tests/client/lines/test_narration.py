@@ -716,7 +716,8 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     """At a truco turn the hand's cards (the first turn of a hand) and the choices, each a word before its number
     the first time it is offered at the table, its word alone after; never two numbers in a row; enter says every
     choice with its number. A later turn that offers just a card to play, or the answers to the call just heard
-    (their numbers known), is said by the bell alone ("Your turn." with it off); any other choice names them all."""
+    (their numbers known), is said by the bell alone ("Your turn." with it off), and a hand's first turn that answers
+    the call just heard by its cards alone; any other choice names them all."""
     play = [common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[c]) for c in ("4C", "7H", "AS")]
     truco_call = common_pb2.Action(type=common_pb2.ACTION_TYPE_TRUCO)
     room, at, heard = truco_turn([*play, truco_call])
@@ -760,6 +761,15 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     said = len(heard.said)
     room._say_turn(at)
     assert len(heard.said) == said, "after: the answers to the call just heard, by the bell alone"
+    view.hand += 1  # a hand's first turn answering the call just heard: its cards, and the bell for the answers
+    at.model = at.model.with_view(view, 5)
+    at.narrator.unheard = True
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "With 4 clubs, 7 hearts and ace spades.", heard.said[-1]
+    room.bell, at.narrator.unheard = False, True
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "With 4 clubs, 7 hearts and ace spades: Seis!, Aceito, Corro.", "bell off: the choices"
+    room.bell = True
     view.truco.pending.ClearField("raises")  # a choice the call does not imply (here: a raise it does not allow)
     room._say_turn(at)
     assert heard.said[-1] == "Seis!, Aceito, Corro.", "any other turn names its choices"
