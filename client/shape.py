@@ -313,11 +313,12 @@ class Family:
     starts_over: Callable[[Message], bool] = lambda _body: False
     """An event within a hand after which the names kept with the trick's cards start over (a pica-pica hand's next
     round)."""
-    known_turn: Callable[[TableModel, frozenset[str]], bool] = lambda _model, _kinds: False
-    """Whether a later turn of the hand, its choices' kinds being these (those on offer at every turn left out), offers
-    exactly what the player knows from what was just said: the answers to the call just heard (Quiero, No and its
-    raises), or a card to play in a trick. The terse level rings such a turn in without naming its choices (enter
-    names them)."""
+    known_turn: Callable[[TableModel, frozenset[str], bool], bool] = lambda _model, _kinds, _first: False
+    """Whether a turn, its choices' kinds being these (those on offer at every turn left out; each kind's number
+    heard at this table before), offers exactly what the player knows from what was just said: the answers to the
+    call just heard (Quiero, No and its raises), a card to play in a trick, a draw from the stock or the pile whose
+    top was just said. The terse level rings such a turn in without naming its choices (enter names them). The
+    last argument: the turn is the hand's first (a truco hand's says its cards)."""
 
     heard: Callable[[Ear, TableModel, Message], None] = lambda _ear, _model, _body: None
     """What the terse level keeps of an event before it is said (the trucos: whose card was played last, the

@@ -4,11 +4,11 @@ terse words of its own events: a knock with its discard, or (Chinchón) a close.
 
 A Chinchón hand ends in a count rather than a winner: the close is said as it comes ("bia closes.": the card laid
 face down changes nothing once the hand is over), the count with the hand's result, once the view after it holds
-every seat's points ("Chinchón! bia minus ten; you 30, with 70 left, bia 5, caio 3 has 44."): the closer's minus
+every seat's points ("Chinchón! bia minus ten; you 80, with 20 left, bia 5, caio 3 has 44."): the closer's minus
 ten (all seven melded; verbose: what the player's cards outside melds added too), then every seat's points, the
-player's first with the points they may still take before the target puts them out. A player out for good hears no
-draw or discard of the others'. A hand nobody closed before the rebuilt stock ran out is said void, with the points
-as they stand."""
+player's first, with the points they may still take before the target puts them out once it is near (``near``). A
+player out for good hears no draw or discard of the others'. A hand nobody closed before the rebuilt stock ran out
+is said void, with the points as they stand."""
 
 from __future__ import annotations
 
@@ -47,8 +47,16 @@ def _sides(model: TableModel) -> list[Side]:
         if model.seat in gone:  # past the target for good: nothing is left to take
             return [Side(s.name, s.total, s.mine, _("you {n}, out")) if s.mine else s for s in out]
         return [Side(s.name, s.total, s.mine, _("you {n}, with {left} left").format(
-            n="{n}", left=max(0, target - s.total))) if s.mine and target else s for s in out]
+            n="{n}", left=max(0, target - s.total))) if s.mine and target and near(s.total, target) else s
+                for s in out]
     return seats(model, [(s.seat, s.score, s.score <= 0) for s in view.rummy.seats])
+
+
+def near(total: int, target: int) -> bool:
+    """Whether the points a Chinchón player may still take before the target are worth saying with their total: a
+    quarter of the target or fewer, where one hand's loose cards may put them out and they play to close early.
+    Further off, the total alone (the target is the table's, said with its rules; ``table`` says it)."""
+    return target - total <= target // 4
 
 
 def _won(model: TableModel, body: table_pb2.HandEnded) -> str:
@@ -146,6 +154,25 @@ def _said(model: TableModel, body: Message) -> str | None:
     return None
 
 
+DRAWS = frozenset({"draw:stock", "draw:pile"})
+
+
+def _known_turn(model: TableModel, kinds: frozenset[str], _first: bool) -> bool:
+    """A turn the player knows from what was just said: a draw from the stock or the pile (its top was just said,
+    with the others' turns before it; the hand's first turn too, its cards just dealt), or a discard that may be any
+    card held (the card just taken from the pile among them; one that may not go is said: "discard any but king
+    cups"). A close, a knock beside them is news."""
+    view = model.view
+    if view is None or view.WhichOneof("game") != "rummy":
+        return False
+    if kinds == DRAWS:
+        return True
+    if kinds != {"discard"}:
+        return False
+    free = {c for a in model.legal if action_name(a) == "discard" for c in a.cards}
+    return free >= set(view.rummy.cards)
+
+
 def _pot_won(model: TableModel, body: Message, full: bool) -> str | None:
     """Each of Pif Paf's pots as it is won, with who won it, said with the result."""
     if isinstance(body, rummy_pb2.PifPafPotWon):
@@ -212,4 +239,4 @@ RUMMY = Family(rummy_pb2.RummyView, _sides, _unit, lambda body: isinstance(body,
                stacks=lambda view: {s.seat: s.score for s in view.rummy.seats}, on_table=_on_table, hand=_hand,
                cards=lambda view: list(view.rummy.cards), claims=True,
                hint_cards=lambda view: (list(view.rummy.cards), view.rummy.drawn),
-               discarded=rummy_ear.discarded, on_top=rummy_ear.on_top, terse=rummy_ear.terse)
+               discarded=rummy_ear.discarded, on_top=rummy_ear.on_top, terse=rummy_ear.terse, known_turn=_known_turn)

@@ -53,11 +53,13 @@ ANSWERS = frozenset({"quiero", "no_quiero", "accept", "run"})
 """The answers to a call, at either truco (Quiero and No quiero; Aceito and Corro)."""
 
 
-def _known_turn(model: TableModel, kinds: frozenset[str]) -> bool:
-    """A turn the player knows from what was just said: the answers to the call their team must answer (a raise
-    of it among them, none else: an envido offered with a truco's answers is news), or a card to play alone."""
+def _known_turn(model: TableModel, kinds: frozenset[str], first: bool) -> bool:
+    """A later turn of the hand the player knows from what was just said: the answers to the call their team must
+    answer (a raise of it among them, none else: an envido offered with a truco's answers is news), or a card to
+    play alone. A hand's first turn is said as one (``first``), with its cards; the choices after them are left to the
+    bell where this holds for them."""
     view = model.view
-    if view is None or view.WhichOneof("game") != "truco" or not kinds:
+    if first or view is None or view.WhichOneof("game") != "truco" or not kinds:
         return False
     if kinds == {"play"}:
         return True

@@ -615,10 +615,15 @@ class LineRoom:
             cards = "" if drew else at.narrator.hand_unheard(model, at.slots)
             hand = model.view.hand if model.view is not None else 0
             family = family_for(model.view) if model.view is not None else None
-            if drew or cards:
-                self.say(drew or _("With {cards}: {choices}.").format(cards=cards, choices=choices))
-            elif at.turn_hand == hand and kinds <= known and family is not None and family.known_turn(model, kinds):
-                self._rung(with_hand)  # the answers to the call just heard, a card to play: the bell alone
+            if drew:
+                self.say(drew)
+            elif cards and self.bell and kinds <= known and family is not None and family.known_turn(model, kinds,
+                                                                                                 False):
+                self.say(_("With {cards}.").format(cards=cards))  # the answers to the call just heard: the bell
+            elif cards:
+                self.say(_("With {cards}: {choices}.").format(cards=cards, choices=choices))
+            elif kinds <= known and family is not None and family.known_turn(model, kinds, at.turn_hand != hand):
+                self._rung(with_hand)  # the answers to the call just heard, a card to play, a draw: the bell alone
             elif at.turn_hand == hand:
                 self.say(f"{choices[:1].upper()}{choices[1:]}.")  # a later turn of the hand: the bell, its choices
             else:

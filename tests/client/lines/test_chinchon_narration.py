@@ -76,8 +76,9 @@ def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:
 def test_a_chinchon_close_is_said_and_its_count_with_the_points_left() -> None:
     """A Chinchón hand ends in a close and a count, not a knock: the close with the card laid face down; the count
     with the result, once the view after it holds the points (what the closer's cards outside melds add, minus ten
-    with all seven melded, and the player's), then every seat's points, the player's first with what they may still take
-    before the target puts them out; a chinchón said as such. In every language, with no two numbers in a row."""
+    with all seven melded, and the player's), then every seat's points, the player's first (what they may still
+    take before the target puts them out once it is near); a chinchón said as such. In every language, with no two
+    numbers in a row."""
     m = chinchon_model()
     close = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["1c", "2c", "3c"])],
                                                  discard="7e"))
@@ -89,7 +90,7 @@ def test_a_chinchon_close_is_said_and_its_count_with_the_points_left() -> None:
     ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[17, 1, 4, -10]))
     after = chinchon_counted(m)
     assert told(terse, after, ended) == []
-    assert terse.after_view(after) == ["dan minus ten; you 47, with 53 left, bia 1, caio 48, dan -5."], \
+    assert terse.after_view(after) == ["dan minus ten; you 47, bia 1, caio 48, dan -5."], \
         "the closer's minus ten: the player's count and the others' are in their totals"
     verbose = Narrator(Level.VERBOSE)
     told(verbose, after, ended)
@@ -97,14 +98,14 @@ def test_a_chinchon_close_is_said_and_its_count_with_the_points_left() -> None:
     mine = chinchon_counted(chinchon_model(seat=3), chinchon=True)
     terse = Narrator(Level.TERSE)  # dan's own table: every total heard for the first time
     told(terse, mine, ended)
-    assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, with 105 left, ana 47, bia 1, caio 48."]
+    assert terse.after_view(mine) == ["Chinchón! you minus ten; you -5, ana 47, bia 1, caio 48."]
     assert told(Narrator(Level.TERSE), chinchon_model(seat=3), close) == ["You close."]
     loose = chinchon_counted(m)
     assert loose.view is not None
     loose.view.rummy.result.counts[0].CopyFrom(rummy_pb2.RummyCount(seat=3, loose=["2o"], points=2))
     terse = Narrator(Level.TERSE)
     told(terse, loose, ended)
-    assert terse.after_view(loose) == ["You 47, with 53 left, bia 1, caio 48, dan -5."], \
+    assert terse.after_view(loose) == ["You 47, bia 1, caio 48, dan -5."], \
         "a close with a loose card, just heard: every count is in the totals"
     stay = table_pb2.Event(seq=6, acted=table_pb2.Acted(seat=2, action=common_pb2.Action(
         type=common_pb2.ACTION_TYPE_PASS)))
@@ -120,7 +121,7 @@ def test_a_chinchon_close_is_said_and_its_count_with_the_points_left() -> None:
             said += narrator.after_view(after)
             assert len(said) == 2, said
             assert "bate" not in said[0] and "7" not in said[0], said
-            assert "47" in said[1] and "53" in said[1] and "10" not in said[1], "minus ten in words"
+            assert "47" in said[1] and "53" not in said[1] and "10" not in said[1], "minus ten in words; far off"
             assert not any(runs_of_numbers(s) for s in said), said
 
 
@@ -144,13 +145,19 @@ def test_the_log_says_a_chinchon_player_past_the_target_stays_out_not_that_it_le
 def test_a_void_chinchon_hand_is_said_void_with_the_points_as_they_stand() -> None:
     """A Chinchón hand nobody closed before the rebuilt stock ran out scores nothing: its result says it is void
     and why (terse: nobody closed, the stock's second rebuild just heard), then the points, the player's first
-    with what they may still take; in every language, with no two numbers in a row, where it was "The hand is
-    over" with no reason."""
+    (with what they may still take once the target is near); in every language, with no two numbers in a row,
+    where it was "The hand is over" with no reason."""
     m = chinchon_model()
     void = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(deltas=[0, 0, 0, 0]))
     terse = Narrator(Level.TERSE)
     said = told(terse, m, void) + terse.after_view(m)
-    assert said == ["Void hand: nobody closed; you 30, with 70 left, bia 0, caio 44, dan 5."], said
+    assert said == ["Void hand: nobody closed; you 30, bia 0, caio 44, dan 5."], "far from the target: the total alone"
+    view = m.view
+    assert view is not None
+    view.rummy.seats[0].score = 88
+    terse = Narrator(Level.TERSE)
+    said = told(terse, m, void) + terse.after_view(m)
+    assert said == ["Void hand: nobody closed; you 88, with 12 left, bia 0, caio 44, dan 5."], "near it: what is left"
     verbose = Narrator(Level.VERBOSE)
     assert (told(verbose, m, void) + verbose.after_view(m))[0].startswith(
         "Void hand: the stock ran out twice and nobody closed; "), "verbose: why nobody could"
@@ -158,7 +165,7 @@ def test_a_void_chinchon_hand_is_said_void_with_the_points_as_they_stand() -> No
         with speaking(lang):
             narrator = Narrator(Level.TERSE)
             heard = told(narrator, m, void) + narrator.after_view(m)
-            assert len(heard) == 1 and "30" in heard[0] and "70" in heard[0], heard
+            assert len(heard) == 1 and "88" in heard[0] and "12" in heard[0], heard
             assert heard[0].split(":")[0] in ("Mão anulada", "Mano nula"), heard
             assert not any(runs_of_numbers(s) for s in heard), heard
 

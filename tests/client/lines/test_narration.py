@@ -588,8 +588,16 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
     assert at.narrator.after_view(at.model) == [], "said with the turn"
     room._say_turn(at)
     assert heard.said[-1] == "9 diamonds, number 3; discard 1 to 11."
+    said, rung = len(heard.said), heard.rung
     room._say_turn(at)
-    assert heard.said[-1] == "Discard.", "the card said once, the numbers known; the hand's later turn by its choice"
+    assert len(heard.said) == said and heard.rung == rung + 1, ("the card said once, the numbers known: a later "
+                                                                "discard of any card held by the bell alone")
+    taken = view.legal.pop(0)  # the card just taken from the pile may not go: said, as news
+    at.model = at.model.with_view(view, 3)
+    room._say_turn(at)
+    assert heard.said[-1] == "Discard any but 2 clubs.", heard.said[-1]
+    view.legal.insert(0, taken)
+    at.model = at.model.with_view(view, 4)
     told(at.narrator, at.model, drawn)
     at.narrator.after_view(at.model)
     room._say_turn(at)
@@ -602,6 +610,18 @@ def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() ->
             assert heard.said[-1].endswith("número 3."), heard.said[-1]
     verbose = Narrator(Level.VERBOSE)
     assert told(verbose, at.model, drawn) == ["You draw 9 of diamonds from the stock."]
+    del view.legal[:]  # a draw, from the stock or the pile: numbered the first time, by the bell alone after
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=source)
+                       for source in (common_pb2.DRAW_SOURCE_STOCK, common_pb2.DRAW_SOURCE_PILE)])
+    at.model = at.model.with_view(view, 5)
+    room._say_turn(at)
+    assert heard.said[-1] == "Stock 11 or pile 12.", heard.said[-1]
+    said, rung = len(heard.said), heard.rung
+    room._say_turn(at)
+    assert len(heard.said) == said and heard.rung == rung + 1, heard.said[said:]
+    room.bell = False
+    room._say_turn(at)
+    assert heard.said[said:] == ["Your turn."], "with the bell off, two words say it"
 
 
 def test_a_hand_played_for_points_ends_with_who_won_it_and_every_seats_points() -> None:
@@ -696,7 +716,8 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     """At a truco turn the hand's cards (the first turn of a hand) and the choices, each a word before its number
     the first time it is offered at the table, its word alone after; never two numbers in a row; enter says every
     choice with its number. A later turn that offers just a card to play, or the answers to the call just heard
-    (their numbers known), is said by the bell alone ("Your turn." with it off); any other choice names them all."""
+    (their numbers known), is said by the bell alone ("Your turn." with it off), and a hand's first turn that answers
+    the call just heard by its cards alone; any other choice names them all."""
     play = [common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[c]) for c in ("4C", "7H", "AS")]
     truco_call = common_pb2.Action(type=common_pb2.ACTION_TYPE_TRUCO)
     room, at, heard = truco_turn([*play, truco_call])
@@ -740,6 +761,15 @@ def test_the_terse_truco_turn_says_its_choices_numbered_the_first_time_and_by_wo
     said = len(heard.said)
     room._say_turn(at)
     assert len(heard.said) == said, "after: the answers to the call just heard, by the bell alone"
+    view.hand += 1  # a hand's first turn answering the call just heard: its cards, and the bell for the answers
+    at.model = at.model.with_view(view, 5)
+    at.narrator.unheard = True
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "With 4 clubs, 7 hearts and ace spades.", heard.said[-1]
+    room.bell, at.narrator.unheard = False, True
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "With 4 clubs, 7 hearts and ace spades: Seis!, Aceito, Corro.", "bell off: the choices"
+    room.bell = True
     view.truco.pending.ClearField("raises")  # a choice the call does not imply (here: a raise it does not allow)
     room._say_turn(at)
     assert heard.said[-1] == "Seis!, Aceito, Corro.", "any other turn names its choices"
