@@ -135,8 +135,8 @@ class Searcher:
         """A truco awaiting this seat's answer read by how the deal plays out accepted: a deal the callers lose
         keeps this share of its weight, by the call's rung (None: read by the callers' odds, ``RAISE_READ``)."""
         self.last_floor = last_floor
-        """With ``read_floors``, the share a deal the callers lose keeps when the call comes in the last trick,
-        whatever its rung (None: the rung's floor as in the earlier tricks)."""
+        """With ``read_floors``, the share a deal the callers lose keeps when a truco (not a raise) comes in the last
+        trick (None: the truco's floor as in the earlier tricks)."""
         self.mixed = mixed
         """Bluffs drawn at the indifference frequency (``bluffs``) rather than left to the search."""
         self.reads = reads
@@ -260,7 +260,7 @@ class Searcher:
         if pending.bet is Bet.TRUCO and self.read_floors is not None:
             rung = [st.call for st in self.view.ladder].index(pending.call)
             floor = self.read_floors[min(rung, len(self.read_floors) - 1)]
-            if self.last_floor is not None and len(self.view.tricks) >= 2:
+            if self.last_floor is not None and rung == 0 and len(self.view.tricks) >= 2:
                 floor = min(floor, self.last_floor)
             played = sim.copy()
             played.apply(played.actor(), (ACCEPT, 0))
@@ -600,10 +600,11 @@ HOUSE_READ = (0.3, 0.05)
 (``Searcher.read_floors``): a deal the callers would lose keeps 0.3 of its weight for a truco, 0.05 for a raise.
 The players hard meets there call for value: their trucos accepted won 72% of the hands, their raises 88%."""
 HOUSE_LAST = 0.02
-"""In the last trick the players hard meets there call only what they win: of their 420 trucos and 580 raises there
-in 800 matches (seed 5309), hard's side would have won at most four, yet hard accepted a tenth of them, read by
-``HOUSE_READ``'s floors, and lost all but a few. A deal the callers lose keeps this share there (``bench/marks.md``,
-issue 88)."""
+"""In the last trick the players hard meets there call a truco only on what wins: of hard's acceptances of those
+trucos in 800 matches (seed 5309), 70 lost and 12 won, where a refusal loses a third of a lost acceptance. A deal
+the callers lose keeps this share there. Their raises in the last trick keep ``HOUSE_READ``'s floor: hard won 26
+of the 86 it accepted without the certain winner, and a raise refused costs half of one accepted and lost
+(``bench/marks.md``, issue 88)."""
 
 
 def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
