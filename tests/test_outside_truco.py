@@ -247,3 +247,28 @@ def test_hard_told_its_partner_refused_reads_the_partner_as_weak() -> None:
     assert k.weight(weak) > k.weight(strong)
     at_ours = Knowledge.of(view, reads=True)
     assert at_ours.partner_passed() is None
+
+
+def test_in_minitrucos_house_hard_reads_a_last_trick_truco_as_called_on_a_winner() -> None:
+    from cardtui.engine.truco.bots import search
+    from cardtui.engine.truco.bots.sim import MINITRUCO
+    from cardtui.engine.truco.bots.worlds import Knowledge
+
+    state, _ = PAU.resume(PAU.options({"truco_decides": "hand"}), [SeatInfo(i, f"p{i}", i % 2) for i in range(4)],
+                          [3, 7], 0, 1, 1)
+    for seat, text in enumerate(("KS 3H 4D", "7D 2S QH", "AS 5D 6C", "7H 3S JD")):
+        state.hands[seat] = list(parse_cards(text))
+    PAU.apply(state, 1, Action("keep"))
+    _play(state, (1, "2S"), (2, "5D"), (3, "7H"), (0, "KS"), (3, "JD"), (0, "3H"), (1, "QH"), (2, "6C"), (0, "4D"))
+    PAU.apply(state, 1, Action("truco"))  # the last trick: seat 1 calls before its last card; seat 2 answers
+    told = _told(state, 2, "answer", calls=["2 3"], pending=2, partner_to_answer=True)
+    view, legal = outside_house.view_of(outside_house.Told(told))
+    k = Knowledge.of(view, reads=True, referee=MINITRUCO)
+    ace_wins = k.sim({0: [], 1: list(parse_cards("7D")), 2: list(parse_cards("AS")), 3: list(parse_cards("3S"))})
+    zap_wins = k.sim({0: [], 1: list(parse_cards("4C")), 2: list(parse_cards("AS")), 3: list(parse_cards("3S"))})
+    for last, floor in ((search.HOUSE_LAST, search.HOUSE_LAST), (None, search.HOUSE_READ[0])):
+        s = search.Searcher(view, legal, random.Random(1), 1, referee=MINITRUCO, accept_at=search.HOUSE_ACCEPT,
+                            read_floors=search.HOUSE_READ, last_floor=last)
+        # a deal the callers lose keeps the last trick's floor, without it the truco's floor of the earlier tricks
+        assert (s.likelihood(ace_wins), s.likelihood(zap_wins)) == (pytest.approx(floor), 1.0)
+    assert search.HOUSE_READ[0] > search.HOUSE_LAST
