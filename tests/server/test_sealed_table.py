@@ -26,6 +26,7 @@ from cardtui.sealed.deck import SeatSecrets
 from cardtui.sealed.envelopes import open_envelope
 from cardtui.sealed.group import mul, product, scalar_bytes
 from cardtui.sealed.ledger import Ledger
+from cardtui.sealed.plan import Release
 from cardtui.sealed.record import replay
 from cardtui.sealed.seat import SeatHand
 from cardtui.server.app import Running, start
@@ -137,6 +138,13 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
                 "reject", "pass", "keep"]
         replayed = replay(history["sealed"])  # what `cardtui verify` checks: every step, no seat named
         assert replayed.cheat is None and not replayed.problem and replayed.steps == len(history["sealed"]["steps"])
+        steps = history["sealed"]["steps"]
+        proven = {s["seat"]: n for n, s in enumerate(steps) if s["step"] == "shuffle"}
+        dealt_now = {(g.label, g.recipient) for g in ledger.grants() if g.release is Release.DEALT}
+        for n, s in enumerate(steps):  # a client's proofs wait for its own keys to go out and for its cards' to come
+            if s["step"] == "envelope" and s["label"] != "passed":
+                assert n < proven[s["sender"]] and (n < proven[s["recipient"]] or (
+                    s["label"], s["recipient"]) not in dealt_now), (n, s["sender"], s["recipient"], proven)
     finally:
         for r in readers:
             r.cancel()
