@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -239,6 +239,8 @@ class Sealing:
         """The host seats' proofs being made off the loop (``hosts_act``)."""
         self._recalled_own = False
         """A restart: the journal's last sealed step was a card's, whose act follows (not one ``followed`` made)."""
+        self._apart: dict[tuple[int, bytes], asyncio.Future[int]] = {}
+        """Each seat's proofs being checked off the loop (``seal_apart``), by the step's digest."""
 
     # -- the hand named ------------------------------------------------------------------------------------------
     def begin(self, number: int, pledging: Sequence[int] | None = None, hosts: Sequence[int] | None = None
@@ -355,6 +357,25 @@ class Sealing:
             events.append(Event(SealedReady(number)))
             steps.append(("sealed", None, {"step": "ready"}))
         self.table.sealed_changed(events, steps)
+
+    async def seal_apart(self, seat: int, number: int, step: Step, said: bytes, same: Callable[[], bool]) -> int:
+        """A seat's proofs (``Table.Seal``), checked in a thread (``check_apart``), then taken (``Table.seal``); the
+        last sequence number. The check and the taking go on if the call's deadline passes meanwhile (a busy host), as
+        a step taken on the loop would: the client, asking again, is answered as taken, and an ask that comes while
+        the first is checked waits for that check. ``same``: whether the caller still holds the seat."""
+        key = (seat, said)
+        task = self._apart.get(key)
+        if task is None:
+            async def check_and_take() -> int:
+                checked = await self.check_apart(seat, number, step)
+                if not same():
+                    raise FailedPrecondition("That seat changed hands while its proofs were checked.")
+                return self.table.seal(seat, number, checked, said)
+
+            task = self._apart[key] = asyncio.ensure_future(check_and_take())
+            task.add_done_callback(lambda done: (self._apart.pop(key, None),
+                                                 done.cancelled() or done.exception()))  # (an error: the caller's)
+        return await asyncio.shield(task)
 
     async def check_apart(self, seat: int, number: int, step: Step) -> Step:
         """A seat's proofs (its shuffle's, its relock's: the costly checks of a deal, some 35 ms of CPU a shuffle)
