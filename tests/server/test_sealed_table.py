@@ -579,3 +579,43 @@ async def test_a_mao_that_cheats_in_its_choice_is_named(one_process: Running, tm
             r.cancel()
         for p in players:
             await p.conn.close()
+
+
+@pytest.mark.parametrize("bent", ["shuffle", "proofs"])
+async def test_a_seat_whose_proofs_fail_is_named_though_the_server_checks_them_off_its_loop(
+    one_process: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bent: str,
+) -> None:
+    """The server checks a seat's proofs in a thread (``Sealing.check_apart``) and takes them only if they hold: a
+    shuffle's proof with one answer bent, or relock proofs two of which changed places, are named (a bad lock, a bad
+    relock) by the table and by every client, and play never begins."""
+    monkeypatch.setattr(shuffle, "ROUNDS", 24)  # (a bent answer passes a proof of r rounds once in 2^r)
+    running = one_process
+    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    cheater = players[1]
+    honest_behind = cheater.sealed.behind
+
+    def bent_behind() -> list[sealed_pb2.SealRequest]:
+        made = honest_behind()
+        if bent == "shuffle":
+            answer = bytearray(made[0].shuffle.answers[0])
+            answer[5] ^= 1  # (a byte of its scalar)
+            made[0].shuffle.answers[0] = bytes(answer)
+        else:
+            proofs = made[1].proofs.proofs
+            proofs[0], proofs[1] = proofs[1], proofs[0]
+        return made
+
+    cheater.sealed.behind = bent_behind  # type: ignore[method-assign]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    try:
+        await eventually(lambda: all(p.sealed.named for p in players) or None, "the cheat named by everyone")
+        said = "lock of the deck" if bent == "shuffle" else "card keys do not fit"
+        assert all(p.sealed.named[0].startswith(f"Seat {cheater.seat + 1}: ") and said in p.sealed.named[0]
+                   for p in players), [p.sealed.named for p in players]
+        assert all("cheat" in p.events and "ready" not in p.events for p in players)  # play never began
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
