@@ -685,9 +685,11 @@ class Connection:
         sent.token = token
         return (await self._at_table(token, lambda table: table.Seal(sent, timeout=self.patience))).seq
 
-    def _seal_soon(self, token: str, requests: list[sealed_pb2.SealRequest], sealed: SealedSeat) -> None:
+    def _seal_soon(self, token: str, requests: list[sealed_pb2.SealRequest], sealed: SealedSeat,
+                   proofs: bool = False) -> None:
         """The steps a sealed hand asks of this seat, sent in order (after any still on their way): a step the
-        table refuses (made already, before a drop) changes nothing there, and is said to ``sealed``."""
+        table refuses (made already, before a drop) changes nothing there, and is said to ``sealed``. ``proofs``:
+        then the deal's proofs, made in a thread (``SealedSeat.proofs_due``)."""
         before = self.seals.get(token)
 
         async def one(request: sealed_pb2.SealRequest) -> None:
@@ -707,8 +709,9 @@ class Connection:
                     await before
             for request in requests:
                 await one(request)
-            for request in await asyncio.to_thread(sealed.behind):  # the deal's proofs, once its keys are on their
-                await one(request)  # way, made while the stream's keys open this seat's cards (the slowest part)
+            if proofs:  # the deal's proofs, once this seat's keys are on their way and its own cards open
+                for request in await asyncio.to_thread(sealed.behind):
+                    await one(request)
 
         task = asyncio.create_task(send())
         self.seals[token] = task
@@ -817,8 +820,9 @@ class Connection:
                             self._cut_soon(token, hand, seed, fair)
                     if sealed is not None:
                         due = sealed.feed(msg)
-                        if due:
-                            self._seal_soon(token, due, sealed)
+                        proofs = sealed.proofs_due()
+                        if due or proofs:
+                            self._seal_soon(token, due, sealed, proofs)
                     yield msg
             except grpc.aio.AioRpcError as err:
                 if err.code() not in RETRYABLE:

@@ -26,7 +26,7 @@ from cardtui.sealed.envelopes import BoxKey, Envelope, pledge
 from cardtui.sealed.faults import Cheat
 from cardtui.sealed.group import Point, decode, encode, scalar_bytes, scalar_from
 from cardtui.sealed.ledger import Ledger, Opening
-from cardtui.sealed.plan import Dealing, Layout
+from cardtui.sealed.plan import Dealing, Layout, Release
 from cardtui.sealed.proofs import Proof
 from cardtui.sealed.seat import SeatHand
 from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from
@@ -248,17 +248,31 @@ class SealedSeat:
             out.append(self._request("envelopes", envelopes=sealed_pb2.SealEnvelopes(envelopes=envelopes)))
         return out
 
-    def behind(self) -> list[sealed_pb2.SealRequest]:
-        """The steps owed once this seat's keys are on their way (``feed`` sent them): its lock's proof that it is a
-        shuffle and its relock's proofs, made only now. Every seat's cards open as soon as the keys are in, while
-        the proofs are made and checked (the slowest part of a deal); play begins once they are (``ready``). Made off
-        the loop that reads the stream (``Connection``), so that the keys coming meanwhile open this seat's cards: it
-        reads only what the deal fixed before (this seat's secret, the decks it locked and relocked)."""
-        me, mine, number = self.seat, self.mine, self.number
+    def proofs_due(self) -> bool:
+        """Whether this seat's proofs are due now (made then by ``behind``, off the loop): once its keys are on their
+        way and every key the deal hands this seat has come (its own cards open, or none are handed it at the deal:
+        truco paulista's partner, a mão de ferro). The proofs are the costly part of a deal and nobody waits for them
+        on the way to their cards; made any sooner, they slow down the keys that open this seat's own, on this
+        machine, and the other seats', on the host's. Play waits for them (``ready``). True once: it marks them."""
+        me, mine = self.seat, self.mine
         if me is None or mine is None or "envelopes" not in self._sent or "proofs" in self._sent \
                 or me in mine.ledger.shuffles:
-            return []
+            return False
+        ledger = mine.ledger
+        owed = {(sender, place) for g in ledger.grants() if g.recipient == me and g.release is Release.DEALT
+                for sender in ledger.hand.order if sender != me for place in g.places}
+        if not owed <= mine.keys.keys():
+            return False
         self._sent.update(("shuffle", "proofs"))
+        return True
+
+    def behind(self) -> list[sealed_pb2.SealRequest]:
+        """This seat's proofs, due now (``proofs_due``): its lock's proof that it is a shuffle and its relock's
+        proofs. Made off the loop that reads the stream (``Connection``): it reads only what the deal fixed before
+        (this seat's secret, the decks it locked and relocked)."""
+        mine, number = self.mine, self.number
+        if mine is None:
+            return []
         shuffle = mine.shuffle_proof()
         return [sealed_pb2.SealRequest(hand=number, shuffle=sealed_pb2.SealShuffle(
                     answers=[answer_bytes(a) for a in shuffle.answers])),

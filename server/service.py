@@ -393,8 +393,11 @@ class TableService(table_pb2_grpc.TableServicer):
     async def Seal(self, request: sealed_pb2.SealRequest, context: Any) -> sealed_pb2.SealResponse:
         limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
         table, seat = self.room.seat_grant(request.token)
-        return sealed_pb2.SealResponse(seq=table.seal(seat, request.hand, sealed_wire.step_of(request, seat),
-                                                      sealed_wire.said(request)))
+        step, said = sealed_wire.step_of(request, seat), sealed_wire.said(request)
+        if table.sealed is not None and step.kind in ("shuffle", "proofs"):  # checked in a thread, the loop free
+            return sealed_pb2.SealResponse(seq=await table.sealed.seal_apart(  # to hand the deal's keys on meanwhile
+                seat, request.hand, step, said, lambda: self.room.seat_grant(request.token) == (table, seat)))
+        return sealed_pb2.SealResponse(seq=table.seal(seat, request.hand, step, said))
 
     async def Chat(self, request: table_pb2.ChatRequest, context: Any) -> table_pb2.ChatResponse:
         limit(self.limiter, context, "chat", N_("Too many chat lines from this connection; slow down."))

@@ -15,7 +15,7 @@ begins once every proof is in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from cardtui.sealed.deck import Hand, Lock, Relock, SealedDeck, check_lock, check_relock
@@ -104,14 +104,30 @@ class Ledger:
         check_lock(self.hand, self.deck, step)
         self.locks.append(step)
 
-    def add_shuffle(self, proof: ShuffleProof) -> None:
-        """A seat's proof that its lock was a shuffle (§S5a), sent after its lock."""
+    def add_shuffle(self, proof: ShuffleProof, checked: bool = False) -> None:
+        """A seat's proof that its lock was a shuffle (§S5a), sent after its lock. ``checked``: the check ``full``
+        asks for was made already, elsewhere (``shuffle_check``)."""
         index = self.hand.order.index(proof.seat)
         if index >= len(self.locks) or proof.seat in self.shuffles:
             raise ValueError(f"no lock of seat {proof.seat} awaits its shuffle's proof")
         self.shuffles[proof.seat] = proof
-        if self.full:
+        if checked:
+            self._checked.add((proof.seat, -1))
+        elif self.full:
             self._check_shuffle(proof.seat)
+
+    def shuffle_check(self, proof: ShuffleProof) -> Callable[[], None] | None:
+        """The check ``add_shuffle`` makes of ``proof`` (raising ``Cheat``), to be run elsewhere: a server runs it in
+        a thread, its loop free meanwhile to hand the deal's keys on. It reads only decks fixed once locked. None if
+        ``add_shuffle`` would refuse the proof before any check."""
+        if proof.seat not in self.hand.order:
+            return None
+        index = self.hand.order.index(proof.seat)
+        if index >= len(self.locks) or proof.seat in self.shuffles:
+            return None
+        hand, after = self.hand, self.locks[index].deck
+        before = self.locks[index - 1].deck if index else hand.pack
+        return lambda: check_shuffle(hand, before, after, proof)
 
     def _check_shuffle(self, seat: int) -> None:
         index = self.hand.order.index(seat)
@@ -137,8 +153,9 @@ class Ledger:
     def _lock_point(self, seat: int) -> Point:
         return next(step.point for step in self.locks if step.seat == seat)
 
-    def add_proofs(self, seat: int, proofs: tuple[Proof, ...]) -> None:
-        """A seat's relock proofs (the server checks them all here; a client, for each card as it opens)."""
+    def add_proofs(self, seat: int, proofs: tuple[Proof, ...], checked: bool = False) -> None:
+        """A seat's relock proofs (the server checks them all here; a client, for each card as it opens).
+        ``checked``: the server's check was made already, elsewhere (``proofs_check``)."""
         index = self.hand.order.index(seat)
         if index >= len(self.relocks) or seat in self.proofs:
             raise ValueError(f"no relock of seat {seat} awaits its proofs")
@@ -147,9 +164,23 @@ class Ledger:
         if len(proofs) != len(self.hand.cards):
             raise Cheat(seat, Fault.BAD_RELOCK, "not a proof a card")
         self.proofs[seat] = proofs
-        if self.full:
-            check_relock(self.hand, self._lock_point(seat), self._before(seat), full)
+        if self.full or checked:
+            if not checked:
+                check_relock(self.hand, self._lock_point(seat), self._before(seat), full)
             self._checked.update((seat, place) for place in range(len(self.hand.cards)))
+
+    def proofs_check(self, seat: int, proofs: tuple[Proof, ...]) -> Callable[[], None] | None:
+        """The check ``add_proofs`` makes of ``seat``'s relock proofs (raising ``Cheat``), to be run elsewhere, as
+        ``shuffle_check``; None if ``add_proofs`` would refuse them before any check."""
+        if seat not in self.hand.order:
+            return None
+        index = self.hand.order.index(seat)
+        if index >= len(self.relocks) or seat in self.proofs or len(proofs) != len(self.hand.cards):
+            return None
+        step = self.relocks[index]
+        full = Relock(seat, step.deck, step.commitments, proofs)
+        hand, lock_point, before = self.hand, self._lock_point(seat), self._before(seat)
+        return lambda: check_relock(hand, lock_point, before, full)
 
     def check_place(self, place: int) -> None:
         """The relock proofs of every seat for ``place`` (a client's lazy check), once."""

@@ -18,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from cardtui.engine.cards import Card
@@ -239,6 +239,8 @@ class Sealing:
         """The host seats' proofs being made off the loop (``hosts_act``)."""
         self._recalled_own = False
         """A restart: the journal's last sealed step was a card's, whose act follows (not one ``followed`` made)."""
+        self._apart: dict[tuple[int, bytes], asyncio.Future[int]] = {}
+        """Each seat's proofs being checked off the loop (``seal_apart``), by the step's digest."""
 
     # -- the hand named ------------------------------------------------------------------------------------------
     def begin(self, number: int, pledging: Sequence[int] | None = None, hosts: Sequence[int] | None = None
@@ -356,6 +358,45 @@ class Sealing:
             steps.append(("sealed", None, {"step": "ready"}))
         self.table.sealed_changed(events, steps)
 
+    async def seal_apart(self, seat: int, number: int, step: Step, said: bytes, same: Callable[[], bool]) -> int:
+        """A seat's proofs (``Table.Seal``), checked in a thread (``check_apart``), then taken (``Table.seal``); the
+        last sequence number. The check and the taking go on if the call's deadline passes meanwhile (a busy host), as
+        a step taken on the loop would: the client, asking again, is answered as taken, and an ask that comes while
+        the first is checked waits for that check. ``same``: whether the caller still holds the seat."""
+        key = (seat, said)
+        task = self._apart.get(key)
+        if task is None:
+            async def check_and_take() -> int:
+                checked = await self.check_apart(seat, number, step)
+                if not same():
+                    raise FailedPrecondition("That seat changed hands while its proofs were checked.")
+                return self.table.seal(seat, number, checked, said)
+
+            task = self._apart[key] = asyncio.ensure_future(check_and_take())
+            task.add_done_callback(lambda done: (self._apart.pop(key, None),
+                                                 done.cancelled() or done.exception()))  # (an error: the caller's)
+        return await asyncio.shield(task)
+
+    async def check_apart(self, seat: int, number: int, step: Step) -> Step:
+        """A seat's proofs (its shuffle's, its relock's: the costly checks of a deal, some 35 ms of CPU a shuffle)
+        checked in a thread before the step is taken, so that the loop hands the deal's keys on meanwhile: the step,
+        marked checked if they hold. A proof that fails, or a step the ledger would refuse anyway, is left as it
+        came: ``take`` checks it again on the loop and names its seat, or refuses it, as it would have."""
+        held = self.hand
+        ledger = held.ledger if held is not None and held.number == number else None
+        check = None
+        if ledger is not None and step.kind == "shuffle" and step.shuffle is not None:
+            check = ledger.shuffle_check(step.shuffle)
+        elif ledger is not None and step.kind == "proofs":
+            check = ledger.proofs_check(seat, step.proofs)
+        if check is None:
+            return step
+        try:
+            await asyncio.to_thread(check)
+        except Cheat:
+            return step
+        return replace(step, checked=True) if self.hand is held else step
+
     def repeated(self, seat: int, number: int, said: bytes) -> bool:
         """Whether ``seat`` sent this very step of the hand ``number`` before and it was taken: its client asks again
         because the answer never reached it (a deadline passed on a busy host), not to make it twice."""
@@ -415,9 +456,11 @@ class Sealing:
                     return
                 if due is None:
                     ledger = held.ledger
-                    if loop is not None and ledger is not None and ledger.awaited() is None and self._proving is None:
-                        # Every envelope is out (sent once this change is written): the proofs, made off the
-                        # loop, follow, and play waits for them (``ready``); a person's cards do not.
+                    if loop is not None and ledger is not None and ledger.awaited() is None and not ledger.owed() \
+                            and self._proving is None:
+                        # Every seat's envelopes are in (sent once this change is written): the proofs, made off
+                        # the loop, follow, and play waits for them (``ready``); a person's cards do not, nor the
+                        # keys that open them, which no thread of the host's slows down on their way.
                         owed = self.hosts.unproved(held.hand, ledger)
                         if owed:
                             self._proving = loop.create_task(self._prove(held, owed))
@@ -444,7 +487,7 @@ class Sealing:
                 if self.hand is not held:
                     return
                 if seat not in (ledger.shuffles if step.kind == "shuffle" else ledger.proofs):
-                    self.take(seat, held.number, step)
+                    self.take(seat, held.number, replace(step, checked=True))  # (the host's own: made, not doubted)
         self.hosts_act()
 
     def host_move(self, seat: int, action: Action) -> bool:
@@ -546,11 +589,11 @@ class Sealing:
                 events += self._hand_on(held, ledger)
             case "shuffle":
                 assert step.shuffle is not None
-                ledger.add_shuffle(step.shuffle)
+                ledger.add_shuffle(step.shuffle, checked=step.checked)
                 recorder.shuffle(step.shuffle)
                 events.append(Event(SealedShuffled(seat, tuple(answer_bytes(a) for a in step.shuffle.answers))))
             case "proofs":
-                ledger.add_proofs(seat, step.proofs)
+                ledger.add_proofs(seat, step.proofs, checked=step.checked)
                 recorder.proofs(seat, step.proofs)
                 events.append(Event(SealedProven(seat, tuple(p.to_bytes() for p in step.proofs))))
             case "play" | "down" | "show":

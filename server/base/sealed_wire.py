@@ -43,6 +43,9 @@ class Step:
     proofs: tuple[Proof, ...] = ()
     openings: tuple[Opening, ...] = ()
     place: int = -1
+    checked: bool = False
+    """Its proofs were checked already, against the hand as the ledger holds it (``Sealing.check_apart``, off the
+    server's loop; or the host's own seat's, made by the host): never set from the wire."""
 
 
 def _many(items: Sequence[bytes], read: Callable[[bytes], T], what: str) -> tuple[T, ...]:

@@ -26,6 +26,7 @@ from cardtui.sealed.deck import SeatSecrets
 from cardtui.sealed.envelopes import open_envelope
 from cardtui.sealed.group import mul, product, scalar_bytes
 from cardtui.sealed.ledger import Ledger
+from cardtui.sealed.plan import Release
 from cardtui.sealed.record import replay
 from cardtui.sealed.seat import SeatHand
 from cardtui.server.app import Running, start
@@ -137,6 +138,13 @@ async def test_a_sealed_hand_at_one_process_plays_to_its_end_as_the_open_table_s
                 "reject", "pass", "keep"]
         replayed = replay(history["sealed"])  # what `cardtui verify` checks: every step, no seat named
         assert replayed.cheat is None and not replayed.problem and replayed.steps == len(history["sealed"]["steps"])
+        steps = history["sealed"]["steps"]
+        proven = {s["seat"]: n for n, s in enumerate(steps) if s["step"] == "shuffle"}
+        dealt_now = {(g.label, g.recipient) for g in ledger.grants() if g.release is Release.DEALT}
+        for n, s in enumerate(steps):  # a client's proofs wait for its own keys to go out and for its cards' to come
+            if s["step"] == "envelope" and s["label"] != "passed":
+                assert n < proven[s["sender"]] and (n < proven[s["recipient"]] or (
+                    s["label"], s["recipient"]) not in dealt_now), (n, s["sender"], s["recipient"], proven)
     finally:
         for r in readers:
             r.cancel()
@@ -566,6 +574,46 @@ async def test_a_mao_that_cheats_in_its_choice_is_named(one_process: Running, tm
             await eventually(lambda: partner.sealed.named or None, "the mão named by its partner")
             assert "wrong key" in partner.sealed.named[0] or "passed" in partner.sealed.named[0], partner.sealed.named
             assert all(not p.sealed.named for p in players if p is not partner)  # (nobody else could open them)
+    finally:
+        for r in readers:
+            r.cancel()
+        for p in players:
+            await p.conn.close()
+
+
+@pytest.mark.parametrize("bent", ["shuffle", "proofs"])
+async def test_a_seat_whose_proofs_fail_is_named_though_the_server_checks_them_off_its_loop(
+    one_process: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bent: str,
+) -> None:
+    """The server checks a seat's proofs in a thread (``Sealing.check_apart``) and takes them only if they hold: a
+    shuffle's proof with one answer bent, or relock proofs two of which changed places, are named (a bad lock, a bad
+    relock) by the table and by every client, and play never begins."""
+    monkeypatch.setattr(shuffle, "ROUNDS", 24)  # (a bent answer passes a proof of r rounds once in 2^r)
+    running = one_process
+    table_id = await create(running, game="truco_argentino", seats=2, bots=0, turn_seconds=600, options=SEALED)
+    players = [await sit(running, table_id, name, tmp_path) for name in ("ana", "bia")]
+    cheater = players[1]
+    honest_behind = cheater.sealed.behind
+
+    def bent_behind() -> list[sealed_pb2.SealRequest]:
+        made = honest_behind()
+        if bent == "shuffle":
+            answer = bytearray(made[0].shuffle.answers[0])
+            answer[5] ^= 1  # (a byte of its scalar)
+            made[0].shuffle.answers[0] = bytes(answer)
+        else:
+            proofs = made[1].proofs.proofs
+            proofs[0], proofs[1] = proofs[1], proofs[0]
+        return made
+
+    cheater.sealed.behind = bent_behind  # type: ignore[method-assign]
+    readers = [asyncio.create_task(follow(p)) for p in players]
+    try:
+        await eventually(lambda: all(p.sealed.named for p in players) or None, "the cheat named by everyone")
+        said = "lock of the deck" if bent == "shuffle" else "card keys do not fit"
+        assert all(p.sealed.named[0].startswith(f"Seat {cheater.seat + 1}: ") and said in p.sealed.named[0]
+                   for p in players), [p.sealed.named for p in players]
+        assert all("cheat" in p.events and "ready" not in p.events for p in players)  # play never began
     finally:
         for r in readers:
             r.cancel()
