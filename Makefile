@@ -43,22 +43,19 @@ play-setup:
 	@$(BIN)/python -m tools.native --background
 
 ## Set up and run every check: lint, types, import contracts (both read the package's layout from
-## pyproject.toml: tools/typecheck.py, tools/imports.py), then the test suite (ten workers: the longest
-## tests, started first, mostly wait on real servers, browsers, bots and timers (the 111 of 8 s and more
-## spend some 320 s of CPU in their 1,600 s, and the matrix's three rooms hold a worker each for minutes
-## at a tenth of a core): five left the two cores a third idle, and ten keep them busy with the short
-## tests meanwhile, for about 5 s of CPU each worker's collection costs). The browser
+## pyproject.toml: tools/typecheck.py, tools/imports.py), then the test suite (five workers: most tests wait
+## on real servers, bots and timers more than they compute, so five keep two cores busy). The browser
 ## page is tested in a real browser: Debian's Chromium, installed if missing (the test is skipped, and
 ## says so, only where it cannot be). The store's PostgreSQL backend is tested against a real server:
 ## Debian's PostgreSQL, installed if missing; the tests start a cluster of their own (tests/postgres.py)
-## and run on one worker of the ten (the `postgresql` marker; skipped, and saying so, where none runs).
+## and run on one worker of the five (the `postgresql` marker; skipped, and saying so, where none runs).
 ## The compiled build and the lint run side by side (each keeps one core busy for most of a minute), with
 ## the package's bytecode compiled once beside them, and the tests' too, as pytest rewrites their asserts
-## (else the ten workers would each compile it all at once: ten seconds of CPU each for the tests alone).
+## (else the five workers would each compile it all at once: ten seconds of CPU each for the tests alone).
 ## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
 test: $(STAMP) chromium postgresql
 	@$(MAKE) --no-print-directory -j2 native lint bytecode
-	$(BIN)/pytest -n 10 $(ARGS)
+	$(BIN)/pytest -n 5 $(ARGS)
 
 ## The quick check before a commit: lint, types and import contracts, then the tests that need neither
 ## root nor minutes (not the `slow`, `browser` or `postgresql` markers: tests/conftest.py applies them).
