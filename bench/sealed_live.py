@@ -8,8 +8,9 @@ deal is made once that link is in) and stops, for each person, when their client
 their own keys at a sealed table, read from the view at an open one. A table's first hand is the slowest a sealed
 table deals: its people pledge and show their box points first (two more steps each, once a stay).
 
-Every person comes from 127.0.0.1 here, so the server's allowance of actions an address is lifted (at a real table
-each person has an address of their own, and a deal costs each client seven steps). Each person's client runs in a
+Every person comes from 127.0.0.1 here, so the server's allowances of actions and of new tables an address are lifted
+(at a real table each person has an address of their own, and a deal costs each client seven steps; every deal here is
+a new table, twenty a minute at most from one address). Each person's client runs in a
 process of its own, as on a machine of its own at a real table, all of them on this machine's cores beside the
 server's process; with ``one`` (``python -m bench.sealed_live 20 one``) the server and every client share one
 process, and the wait includes each client's work on the others' turns, queued on one core. The open deal of the
@@ -119,7 +120,8 @@ async def _deals(game: str, seats: int, sealed: bool, deals: int, root: Path, ap
     """``people``: that many people, the other seats bots (0: every seat a person)."""
     people = people or seats
     running = await start("127.0.0.1", 0, root / f"store-{game}-{seats}-{sealed}-{apart}.db", bot_delay=0.01,
-                          next_hand_delay=60.0, cut_window=30.0, limits=Limits(acts_per_second=1e6))
+                          next_hand_delay=60.0, cut_window=30.0,
+                          limits=Limits(acts_per_second=1e6, tables_per_minute=1e6))
     loop = asyncio.get_running_loop()
     context = multiprocessing.get_context("spawn")  # (a fork would copy the server's gRPC threads)
     outbox: Queue[object] = context.Queue()
