@@ -68,7 +68,13 @@ async def play_out_the_match(players: Sequence[Player],
     outrun: a refusal for the rate is tried again until the bucket has refilled and the server takes it, as a
     client's person would.
     Each acts once on each view their stream brings, as a client does, not again at every change of
-    anyone's stream."""
+    anyone's stream.
+
+    The match may take any number of hands (its length has a long tail: once the people are out, two easy bots
+    heads-up move a chip a hand or none, and matches of over a hundred hands come up), so what bounds it is
+    silence: it fails only when no message came to anyone for ``PATIENCE`` seconds, a table that stopped."""
+    loop = asyncio.get_running_loop()
+    heard, heard_at = -1, loop.time()
     cut: list[set[int]] = [set() for _ in players]
     answered = [-1 for _ in players]
     """The index in each player's messages of the last view they acted on."""
@@ -97,6 +103,10 @@ async def play_out_the_match(players: Sequence[Player],
                                            return_when=asyncio.FIRST_COMPLETED)
         for w in waiting:
             w.cancel()
+        if sum(len(p.messages) for p in players) != heard:
+            heard, heard_at = sum(len(p.messages) for p in players), loop.time()
+        elif loop.time() - heard_at > PATIENCE:
+            raise AssertionError(f"the table stopped: no message for {PATIENCE:.0f} s, the last view {views}")
         if not came:
             answered = [-1 for _ in players]  # nothing came for a while: look at every view again
         for p in players:
@@ -205,7 +215,7 @@ async def test_bots_are_rated_by_level_against_the_people(server: Running, tmp_p
                                options={"chips": common_pb2.OptionValue(number=3)})
         table_id = made.table.id
         me = await sit(address, table_id, ana, "ana")
-        await asyncio.wait_for(play_out_the_match([me]), PATIENCE)  # (a bound on failure: a busy host plays slowly)
+        await play_out_the_match([me])
         await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=made.owner_token))
         hands = hands_of(server, table_id)
         ranks = places(hands, 3)
