@@ -35,6 +35,10 @@ from cardtui.server.web.site import WebLimits, WebServer, local_target, open_soc
 from tests.test_web import Guest
 from tests.waiting import PATIENCE, eventually, eventually_async
 
+pytestmark = pytest.mark.xdist_group("web-guard")
+"""The module's tests run in one test process, which starts the page's server (``served``: a server, its page and
+the guests' warm parent, processes of their own) once for them all: spread over the workers, each started its own."""
+
 MB = 1024 * 1024
 DRAWN = 64 * 1024
 """Bytes of a guest's output that only a screen thousands of cells wide makes: more than the

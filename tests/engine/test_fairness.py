@@ -47,6 +47,11 @@ from cardtui.fair import LINK_TAG, SCHEME, SCHEMES, Chain, before
 from cardtui.sim import sim_deal_seed, simulate
 from tests.engine.rummy_helpers import near_sets
 
+pytestmark = pytest.mark.xdist_group("fairness-chains")
+"""The module's tests run in one test process, which plays each game's short chain of hands with bots once
+(``chain``) for all the tampering tests: spread over the workers, each played them all again, some 4 s of CPU a
+worker."""
+
 REGISTRY = GAMES
 
 CASES = [
