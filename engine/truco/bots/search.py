@@ -127,7 +127,7 @@ class Searcher:
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
                  referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
-                 raise_at: float = MODEL_RAISE, last_floor: float | None = None) -> None:
+                 raise_at: float = MODEL_RAISE, last_floor: float | None = None, wary: float = 0.0) -> None:
         self.view = view
         self.referee = referee
         """How the table takes an answer to a truco (``sim.Referee``): the model plays it out so."""
@@ -149,6 +149,11 @@ class Searcher:
         self.paulista = view.rules is TrucoRules.PAULISTA
         self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at)
         """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
+        self.wary = wary
+        """The share of a call's value taken from answerers who accept holding a manilha and raise once sure to win
+        (``Policy.top``), the rest from the odds alone: a call is weighed against both kinds of answerer."""
+        self.wary_policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at,
+                                  top=WARY_TOP, top_team=1 - self.team)
         self.values: list[float] = []
 
     # -- the decision ----------------------------------------------------------------------
@@ -202,10 +207,13 @@ class Searcher:
                 sim.stake_base = 3
             weights.append(self.likelihood(sim) * k.weight(hands))
             for j, move in enumerate(moves):
-                values[j].append(self.outcome(sim, move))
+                x = self.outcome(sim, move)
+                if self.wary and _is_call(move):
+                    x = (1.0 - self.wary) * x + self.wary * self.outcome(sim, move, self.wary_policy)
+                values[j].append(x)
         return values, weights
 
-    def outcome(self, sim: Sim, move: Move | None) -> float:
+    def outcome(self, sim: Sim, move: Move | None, policy: Policy | None = None) -> float:
         c = sim.copy()
         if move is None:  # running from a mão de onze: the others take 1
             c.done = True
@@ -213,7 +221,7 @@ class Searcher:
         else:
             if move != ONZE_PLAY and move != AS_MODEL:
                 c.apply(self.you, move)
-            play_out(c, self.policy)
+            play_out(c, policy or self.policy)
         return self.value(c)
 
     def value(self, c: Sim) -> float:
@@ -607,13 +615,23 @@ of the 86 it accepted without the certain winner, and a raise refused costs half
 (``bench/marks.md``, issue 88)."""
 
 
+WARY_TOP = 11
+"""The least card (a manilha, truco paulista's strengths) on which a wary answerer accepts a truco whatever the odds."""
+HOUSE_WARY = 0.5
+"""Where a call is put to both partners, half a call's value is taken from wary answerers (``Searcher.wary``): the
+team that accepts a call there may be the partner the odds would not have predicted, holding the manilha the
+caller has not seen, and it raises once sure. Main's hard called a truco into an unseen manilha as often as the odds
+said, and lost: its second-trick trucos after taking the first lost 1.32 points a call into a manilha against
+Sellani, 0.71 against Gasparotto (``bench/marks.md``, issue 88)."""
+
+
 def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
     table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners; its
     players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``)."""
     if referee.team_answers:
         return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
-                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST).decide()
+                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, wary=HOUSE_WARY).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
                     referee=referee).decide()
 

@@ -399,13 +399,32 @@ class Policy:
     """
 
     def __init__(self, paulista: bool, rng: random.Random, call_at: float = 0.72, accept_at: float = 0.42,
-                 raise_at: float = 0.9, bluff: float = 0.0) -> None:
+                 raise_at: float = 0.9, bluff: float = 0.0, top: int | None = None, top_team: int = -1) -> None:
         self.copies = copies(paulista)
         self.rng = rng
         self.call_at = call_at
         self.accept_at = accept_at
         self.raise_at = raise_at
         self.bluff = bluff
+        self.top = top
+        """A seat of team ``top_team`` holding a card this strong or stronger accepts a truco whatever the odds of its
+        hand, and, once its team has accepted, raises on its turn holding a card nobody unseen can beat (None: the
+        odds of the hand alone decide, for every seat)."""
+        self.top_team = top_team
+
+    def holds_top(self, sim: Sim, seat: int) -> bool:
+        """Whether ``seat`` answers and raises by its best card (``top``) rather than by the odds of its hand."""
+        top = self.top
+        return top is not None and seat & 1 == self.top_team and max(sim.hands[seat], default=0) >= top
+
+    def sure(self, sim: Sim, seat: int) -> bool:
+        """Whether ``seat``'s best card is beaten by no card it has not seen."""
+        hand = sim.hands[seat]
+        if not hand:
+            return False
+        best = max(hand)
+        higher = sum(self.copies[v] - sim.gone[v] for v in range(best + 1, 15)) - sum(1 for v in hand if v > best)
+        return higher <= 0
 
     def trick_odds(self, sim: Sim, seat: int) -> float:
         """The chance, as ``seat`` sees it, that the trick in play goes its team's way if it plays its best card
@@ -462,12 +481,14 @@ class Policy:
             p = self.hand_odds(sim, seat)
             if p >= self.raise_at and sim.may_call(team):
                 return (CALL, 0)
-            return (ACCEPT, 0) if p >= self.accept_at else (REFUSE, 0)
+            return (ACCEPT, 0) if p >= self.accept_at or self.holds_top(sim, seat) else (REFUSE, 0)
         if sim.may_envido(seat) and not sim.e_calls and sim.env[seat] >= 28:
             return (ENVIDO, R if sim.env[seat] >= 31 else E)
         if sim.may_call(team):
             p = self.hand_odds(sim, seat) if not sim.t.trick_mode else self.trick_odds(sim, seat)
             if p >= self.call_at or (self.bluff and self.rng.random() < self.bluff):
+                return (CALL, 0)
+            if sim.level and self.holds_top(sim, seat) and self.sure(sim, seat):
                 return (CALL, 0)
         return (PLAY, self.card(sim, seat))
 
