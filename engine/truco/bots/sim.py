@@ -408,7 +408,7 @@ class Policy:
         self.bluff = bluff
         self.top = top
         """A seat of team ``top_team`` holding a card this strong or stronger accepts a truco whatever the odds of its
-        hand, and, once its team has accepted, raises on its turn holding a card nobody unseen can beat (None: the
+        hand, and, once its team has accepted, raises on its turn once sure to take the hand (``sure``; None: the
         odds of the hand alone decide, for every seat)."""
         self.top_team = top_team
 
@@ -418,13 +418,15 @@ class Policy:
         return top is not None and seat & 1 == self.top_team and max(sim.hands[seat], default=0) >= top
 
     def sure(self, sim: Sim, seat: int) -> bool:
-        """Whether ``seat``'s best card is beaten by no card it has not seen."""
+        """Whether ``seat`` holds as many cards beaten by no card it has not seen as its team still needs tricks."""
         hand = sim.hands[seat]
-        if not hand:
-            return False
-        best = max(hand)
-        higher = sum(self.copies[v] - sim.gone[v] for v in range(best + 1, 15)) - sum(1 for v in hand if v > best)
-        return higher <= 0
+        team = seat & 1
+        need = max(1, 2 - sum(1 for r in sim.res if r == team))
+        unbeaten = 0
+        for v in hand:
+            higher = sum(self.copies[w] - sim.gone[w] for w in range(v + 1, 15)) - sum(1 for w in hand if w > v)
+            unbeaten += higher <= 0
+        return unbeaten >= need
 
     def trick_odds(self, sim: Sim, seat: int) -> float:
         """The chance, as ``seat`` sees it, that the trick in play goes its team's way if it plays its best card
