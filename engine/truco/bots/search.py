@@ -615,14 +615,17 @@ of the 86 it accepted without the certain winner, and a raise refused costs half
 (``bench/marks.md``, issue 88)."""
 
 
-WARY_TOP = 11
-"""The least card (a manilha, truco paulista's strengths) on which a wary answerer accepts a truco whatever the odds."""
-HOUSE_WARY = 0.5
-"""Where a call is put to both partners, half a call's value is taken from wary answerers (``Searcher.wary``): the
-team that accepts a call there may be the partner the odds would not have predicted, holding the manilha the
-caller has not seen, and it raises once sure. Main's hard called a truco into an unseen manilha as often as the odds
-said, and lost: its second-trick trucos after taking the first lost 1.32 points a call into a manilha against
-Sellani, 0.71 against Gasparotto (``bench/marks.md``, issue 88)."""
+WARY_TOP = 9
+"""The least card (truco paulista's strengths: a 2, a 3 or a manilha) on which a wary answerer accepts a truco
+whatever the odds of its hand: a card that takes most tricks."""
+HOUSE_WARY = 0.75
+"""Where a call is put to both partners, this share of a call's value is taken from wary answerers
+(``Searcher.wary``): the team accepts there when either partner does, and the model's odds of a hand that lost the
+first trick say refuse where its players accept. Main's hard called a truco in the second trick after taking the
+first on a hand of a jack or less 1.2 times a match, as its model had nearly every such call refused; against
+Sellani, who accepts them and raises once sure, those calls lost 0.26 points each (``bench/marks.md``, issue 88).
+With half the value from wary answerers the model still called on every such hand; from three quarters, on about
+half of them."""
 
 
 def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
