@@ -153,7 +153,7 @@ class Searcher:
         """The share of a call's value taken from answerers who accept holding a manilha and raise once sure to win
         (``Policy.top``), the rest from the odds alone: a call is weighed against both kinds of answerer."""
         self.wary_policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at,
-                                  top=WARY_TOP, top_team=1 - self.team)
+                                  top=WARY_TOP, top_team=1 - self.team) if wary else self.policy
         self.values: list[float] = []
 
     # -- the decision ----------------------------------------------------------------------
@@ -620,12 +620,13 @@ WARY_TOP = 9
 whatever the odds of its hand: a card that takes most tricks."""
 HOUSE_WARY = 0.75
 """Where a call is put to both partners, this share of a call's value is taken from wary answerers
-(``Searcher.wary``): the team accepts there when either partner does, and the model's odds of a hand that lost the
-first trick say refuse where its players accept. Main's hard called a truco in the second trick after taking the
-first on a hand of a jack or less 1.2 times a match, as its model had nearly every such call refused; against
-Sellani, who accepts them and raises once sure, those calls lost 0.26 points each (``bench/marks.md``, issue 88).
-With half the value from wary answerers the model still called on every such hand; from three quarters, on about
-half of them."""
+(``Searcher.wary``): the team accepts there when either partner does, and the model's odds of a hand behind on
+tricks say refuse where its players accept. Main's hard called a truco in the second trick after taking the first
+on a hand of a jack or less 1.2 times a match, as its model had nearly every such call refused; against Sellani,
+who accepts them and raises once sure, those calls lost 0.26 points each (``bench/marks.md``, issue 88). With half
+the value from wary answerers the model still called on every such hand; from three quarters, on about half of
+them. Answerers are wary only while behind on tricks: wary in the first trick too, hard called more trucos there
+and lost 6 of 68 matches to Gasparotto that main won, and won none it lost."""
 
 
 def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:

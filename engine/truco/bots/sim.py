@@ -407,15 +407,19 @@ class Policy:
         self.raise_at = raise_at
         self.bluff = bluff
         self.top = top
-        """A seat of team ``top_team`` holding a card this strong or stronger accepts a truco whatever the odds of its
-        hand, and, once its team has accepted, raises on its turn once sure to take the hand (``sure``; None: the
-        odds of the hand alone decide, for every seat)."""
+        """A seat of team ``top_team`` behind on tricks holding a card this strong or stronger accepts a truco whatever
+        the odds of its hand, and, once its team has accepted, raises on its turn once sure to take the hand
+        (``sure``; None: the odds of the hand alone decide, for every seat)."""
         self.top_team = top_team
 
     def holds_top(self, sim: Sim, seat: int) -> bool:
-        """Whether ``seat`` answers and raises by its best card (``top``) rather than by the odds of its hand."""
+        """Whether ``seat`` answers and raises by its best card (``top``) rather than by the odds of its hand: only
+        while its team is behind on tricks, where those odds (``hand_odds``) say refuse nearly every call."""
         top = self.top
-        return top is not None and seat & 1 == self.top_team and max(sim.hands[seat], default=0) >= top
+        if top is None or seat & 1 != self.top_team or max(sim.hands[seat], default=0) < top:
+            return False
+        team = seat & 1
+        return sum(1 for r in sim.res if r is not None and r != team) > sum(1 for r in sim.res if r == team)
 
     def sure(self, sim: Sim, seat: int) -> bool:
         """Whether ``seat`` holds as many cards beaten by no card it has not seen as its team still needs tricks."""
