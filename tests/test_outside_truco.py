@@ -293,10 +293,10 @@ def test_in_minitrucos_house_hard_weighs_its_truco_against_answerers_holding_an_
     mine = list(parse_cards("2S KS"))
     ours = list(parse_cards("4H 5H"))
     zap = k.sim({0: list(parse_cards("4C 2C")), 1: mine, 2: list(parse_cards("5D 6C")), 3: ours})
-    none = k.sim({0: list(parse_cards("5C KC")), 1: mine, 2: list(parse_cards("5D 6C")), 3: ours})
+    none = k.sim({0: list(parse_cards("5C 2C")), 1: mine, 2: list(parse_cards("5D 6C")), 3: ours})
     # the odds alone have both opponents refuse a hand that lost the first trick; a wary one holding the zap accepts
     # it, takes the last two tricks, and the truco is worth less than the point a refusal gives
     assert s.outcome(zap, (CALL, 0), s.wary_policy) < s.outcome(zap, (CALL, 0)) == s.outcome(none, (CALL, 0))
-    # with no card of a 2 or better among them, the two kinds of answerer are one
+    # with no manilha among them, the two kinds of answerer are one
     assert s.outcome(none, (CALL, 0), s.wary_policy) == s.outcome(none, (CALL, 0))
     assert 0 < search.HOUSE_WARY < 1

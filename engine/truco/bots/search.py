@@ -615,18 +615,18 @@ of the 86 it accepted without the certain winner, and a raise refused costs half
 (``bench/marks.md``, issue 88)."""
 
 
-WARY_TOP = 9
-"""The least card (truco paulista's strengths: a 2, a 3 or a manilha) on which a wary answerer accepts a truco
-whatever the odds of its hand: a card that takes most tricks."""
+WARY_TOP = 11
+"""The least card (truco paulista's strengths: a manilha) on which a wary answerer accepts a truco whatever the odds
+of its hand."""
 HOUSE_WARY = 0.75
 """Where a call is put to both partners, this share of a call's value is taken from wary answerers
 (``Searcher.wary``): the team accepts there when either partner does, and the model's odds of a hand behind on
-tricks say refuse where its players accept. Main's hard called a truco in the second trick after taking the first
-on a hand of a jack or less 1.2 times a match, as its model had nearly every such call refused; against Sellani,
-who accepts them and raises once sure, those calls lost 0.26 points each (``bench/marks.md``, issue 88). With half
-the value from wary answerers the model still called on every such hand; from three quarters, on about half of
-them. Answerers are wary only while behind on tricks: wary in the first trick too, hard called more trucos there
-and lost 6 of 68 matches to Gasparotto that main won, and won none it lost."""
+tricks say refuse where its players accept holding a manilha. Main's hard's truco in the second trick after taking
+the first lost points into a manilha against both of MiniTruco's players (1.15 and 0.71 a call over 400 matches)
+and won them into none (0.72 and 0.89), as its model had nearly every such call refused (``bench/marks.md``, issue
+88). Wary on a 2 or better, hard called less in the second trick wherever it was, and lost to Gasparotto, who
+refuses most such calls; wary in the first trick too, it called more there. Answerers are wary only while behind
+on tricks."""
 
 
 def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
