@@ -272,31 +272,3 @@ def test_in_minitrucos_house_hard_reads_a_last_trick_truco_as_called_on_a_winner
         # a deal the callers lose keeps the last trick's floor, without it the truco's floor of the earlier tricks
         assert (s.likelihood(ace_wins), s.likelihood(zap_wins)) == (pytest.approx(floor), 1.0)
     assert search.HOUSE_READ[0] > search.HOUSE_LAST
-
-
-def test_in_minitrucos_house_hard_weighs_its_truco_against_answerers_holding_an_unseen_manilha() -> None:
-    from cardtui.engine.truco.bots import search
-    from cardtui.engine.truco.bots.sim import CALL, MINITRUCO
-    from cardtui.engine.truco.bots.worlds import Knowledge
-
-    state, _ = PAU.resume(PAU.options({"truco_decides": "hand"}), [SeatInfo(i, f"p{i}", i % 2) for i in range(4)],
-                          [3, 7], 0, 1, 1)
-    for seat, text in enumerate(("4C 5S 2C", "3H 2S KS", "QH 5D 6C", "JD 4H 5H")):
-        state.hands[seat] = list(parse_cards(text))
-    PAU.apply(state, 1, Action("keep"))
-    _play(state, (1, "3H"), (2, "QH"), (3, "JD"), (0, "5S"))  # seat 1 takes the first trick and leads the second
-    view, legal = outside_house.view_of(outside_house.Told(_told(state, 1, "turn")))
-    assert any(a.type == "truco" for a in legal)
-    k = Knowledge.of(view, reads=True, referee=MINITRUCO)
-    s = search.Searcher(view, legal, random.Random(1), 1, referee=MINITRUCO, accept_at=search.HOUSE_ACCEPT,
-                        read_floors=search.HOUSE_READ, last_floor=search.HOUSE_LAST, wary=search.HOUSE_WARY)
-    mine = list(parse_cards("2S KS"))
-    ours = list(parse_cards("4H 5H"))
-    zap = k.sim({0: list(parse_cards("4C 2C")), 1: mine, 2: list(parse_cards("5D 6C")), 3: ours})
-    none = k.sim({0: list(parse_cards("5C 2C")), 1: mine, 2: list(parse_cards("5D 6C")), 3: ours})
-    # the odds alone have both opponents refuse a hand that lost the first trick; a wary one holding the zap accepts
-    # it, takes the last two tricks, and the truco is worth less than the point a refusal gives
-    assert s.outcome(zap, (CALL, 0), s.wary_policy) < s.outcome(zap, (CALL, 0)) == s.outcome(none, (CALL, 0))
-    # with no manilha among them, the two kinds of answerer are one
-    assert s.outcome(none, (CALL, 0), s.wary_policy) == s.outcome(none, (CALL, 0))
-    assert 0 < search.HOUSE_WARY < 1

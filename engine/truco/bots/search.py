@@ -127,7 +127,7 @@ class Searcher:
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
                  referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
-                 raise_at: float = MODEL_RAISE, last_floor: float | None = None, wary: float = 0.0) -> None:
+                 raise_at: float = MODEL_RAISE, last_floor: float | None = None) -> None:
         self.view = view
         self.referee = referee
         """How the table takes an answer to a truco (``sim.Referee``): the model plays it out so."""
@@ -149,11 +149,6 @@ class Searcher:
         self.paulista = view.rules is TrucoRules.PAULISTA
         self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at)
         """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
-        self.wary = wary
-        """The share of a call's value taken from answerers who accept holding a manilha and raise once sure to win
-        (``Policy.top``), the rest from the odds alone: a call is weighed against both kinds of answerer."""
-        self.wary_policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at,
-                                  top=WARY_TOP, top_team=1 - self.team) if wary else self.policy
         self.values: list[float] = []
 
     # -- the decision ----------------------------------------------------------------------
@@ -207,13 +202,10 @@ class Searcher:
                 sim.stake_base = 3
             weights.append(self.likelihood(sim) * k.weight(hands))
             for j, move in enumerate(moves):
-                x = self.outcome(sim, move)
-                if self.wary and _is_call(move):
-                    x = (1.0 - self.wary) * x + self.wary * self.outcome(sim, move, self.wary_policy)
-                values[j].append(x)
+                values[j].append(self.outcome(sim, move))
         return values, weights
 
-    def outcome(self, sim: Sim, move: Move | None, policy: Policy | None = None) -> float:
+    def outcome(self, sim: Sim, move: Move | None) -> float:
         c = sim.copy()
         if move is None:  # running from a mão de onze: the others take 1
             c.done = True
@@ -221,7 +213,7 @@ class Searcher:
         else:
             if move != ONZE_PLAY and move != AS_MODEL:
                 c.apply(self.you, move)
-            play_out(c, policy or self.policy)
+            play_out(c, self.policy)
         return self.value(c)
 
     def value(self, c: Sim) -> float:
@@ -615,27 +607,13 @@ of the 86 it accepted without the certain winner, and a raise refused costs half
 (``bench/marks.md``, issue 88)."""
 
 
-WARY_TOP = 11
-"""The least card (truco paulista's strengths: a manilha) on which a wary answerer accepts a truco whatever the odds
-of its hand."""
-HOUSE_WARY = 0.75
-"""Where a call is put to both partners, this share of a call's value is taken from wary answerers
-(``Searcher.wary``): the team accepts there when either partner does, and the model's odds of a hand behind on
-tricks say refuse where its players accept holding a manilha. Main's hard's truco in the second trick after taking
-the first lost points into a manilha against both of MiniTruco's players (1.15 and 0.71 a call over 400 matches)
-and won them into none (0.72 and 0.89), as its model had nearly every such call refused (``bench/marks.md``, issue
-88). Wary on a 2 or better, hard called less in the second trick wherever it was, and lost to Gasparotto, who
-refuses most such calls; wary in the first trick too, it called more there. Answerers are wary only while behind
-on tricks."""
-
-
 def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
     table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners; its
     players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``)."""
     if referee.team_answers:
         return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
-                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, wary=HOUSE_WARY).decide()
+                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
                     referee=referee).decide()
 

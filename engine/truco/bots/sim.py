@@ -399,38 +399,13 @@ class Policy:
     """
 
     def __init__(self, paulista: bool, rng: random.Random, call_at: float = 0.72, accept_at: float = 0.42,
-                 raise_at: float = 0.9, bluff: float = 0.0, top: int | None = None, top_team: int = -1) -> None:
+                 raise_at: float = 0.9, bluff: float = 0.0) -> None:
         self.copies = copies(paulista)
         self.rng = rng
         self.call_at = call_at
         self.accept_at = accept_at
         self.raise_at = raise_at
         self.bluff = bluff
-        self.top = top
-        """A seat of team ``top_team`` behind on tricks holding a card this strong or stronger accepts a truco whatever
-        the odds of its hand, and, once its team has accepted, raises on its turn once sure to take the hand
-        (``sure``; None: the odds of the hand alone decide, for every seat)."""
-        self.top_team = top_team
-
-    def holds_top(self, sim: Sim, seat: int) -> bool:
-        """Whether ``seat`` answers and raises by its best card (``top``) rather than by the odds of its hand: only
-        while its team is behind on tricks, where those odds (``hand_odds``) say refuse nearly every call."""
-        top = self.top
-        if top is None or seat & 1 != self.top_team or max(sim.hands[seat], default=0) < top:
-            return False
-        team = seat & 1
-        return sum(1 for r in sim.res if r is not None and r != team) > sum(1 for r in sim.res if r == team)
-
-    def sure(self, sim: Sim, seat: int) -> bool:
-        """Whether ``seat`` holds as many cards beaten by no card it has not seen as its team still needs tricks."""
-        hand = sim.hands[seat]
-        team = seat & 1
-        need = max(1, 2 - sum(1 for r in sim.res if r == team))
-        unbeaten = 0
-        for v in hand:
-            higher = sum(self.copies[w] - sim.gone[w] for w in range(v + 1, 15)) - sum(1 for w in hand if w > v)
-            unbeaten += higher <= 0
-        return unbeaten >= need
 
     def trick_odds(self, sim: Sim, seat: int) -> float:
         """The chance, as ``seat`` sees it, that the trick in play goes its team's way if it plays its best card
@@ -487,14 +462,12 @@ class Policy:
             p = self.hand_odds(sim, seat)
             if p >= self.raise_at and sim.may_call(team):
                 return (CALL, 0)
-            return (ACCEPT, 0) if p >= self.accept_at or self.holds_top(sim, seat) else (REFUSE, 0)
+            return (ACCEPT, 0) if p >= self.accept_at else (REFUSE, 0)
         if sim.may_envido(seat) and not sim.e_calls and sim.env[seat] >= 28:
             return (ENVIDO, R if sim.env[seat] >= 31 else E)
         if sim.may_call(team):
             p = self.hand_odds(sim, seat) if not sim.t.trick_mode else self.trick_odds(sim, seat)
             if p >= self.call_at or (self.bluff and self.rng.random() < self.bluff):
-                return (CALL, 0)
-            if sim.level and self.holds_top(sim, seat) and self.sure(sim, seat):
                 return (CALL, 0)
         return (PLAY, self.card(sim, seat))
 
