@@ -21,7 +21,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   own word); a card taken from the pile is said with the one given for it ("caio takes it for 5 cups"); at
   Chinchón (``Family.taken_only``) the line says only the cards taken from the pile, who took which for what, and
   at the player's turn the pile's top ("caio takes 9 clubs for 5 cups; pile: 7 clubs."): the discards between
-  them change no choice (``last`` and ``table`` have them);
+  them change no choice (``last`` and ``table`` have them); the player's own discard taken is said without a name
+  ("Yours taken; pile: 7 clubs."): only the next seat may take it there;
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
