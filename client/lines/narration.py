@@ -26,7 +26,7 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
-  ("bot 3 and bot 4 pass");
+  ("bot 3 and bot 4 pass"), by every other seat at the table without their names ("The others pass");
 - at truco the hand's cards, and the partner's signals, are said with the player's turn (they help a decision
   only), and the hand's number not at all (the last one's result was said); a truco's call without its stake,
   which the word says, an envido's first call too (its sum once raised, a falta's always), and another's
@@ -152,6 +152,14 @@ TOGETHER = {
 }
 """The same bet by several seats one after another, said once with their names ("bot 3 and bot 4 pass"), by its
 kind and whether it names its chips."""
+OTHERS = {
+    ("pass", False): N_("The others pass"), ("check", False): N_("The others check"),
+    ("fold", False): N_("The others fold"), ("call", False): N_("The others call"),
+    ("call", True): N_("The others call {chips}"), ("bet", False): N_("The others bet"),
+    ("bet", True): N_("The others bet {chips}"), ("raise", True): N_("The others raise to {chips}"),
+}
+"""The same bet by every other seat at the table, one after another: said without their names ("The others pass"),
+which the player knows; shorter to hear than three names."""
 
 
 @dataclass
@@ -163,11 +171,17 @@ class Bet:
     names: list[str]
     alone: str
     """The bet of the first of them, as said of one seat ("bia bets 1")."""
+    others: tuple[str, ...] = ()
+    """Every other seat at the table, by name, where the player sits at it: all of them making the bet are "the
+    others"."""
 
     def said(self) -> str:
         template = TOGETHER.get((self.kind, bool(self.chips)))
         if len(self.names) == 1 or template is None:  # several are joined only where a template says them
             return self.alone
+        everyone = OTHERS.get((self.kind, bool(self.chips)))
+        if everyone is not None and len(self.others) > 1 and sorted(self.names) == sorted(self.others):
+            return _(everyone).format(chips=self.chips)
         names = _("{some} and {last}").format(some=", ".join(self.names[:-1]), last=self.names[-1])
         return _(template).format(names=names, chips=self.chips)
 
@@ -379,8 +393,10 @@ class Narrator:
         if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and (
                 family is None or family.said(model, body) is None):  # not a bet where the family says it (a pass)
             kind = action_name(body.action)
+            others = tuple(model.name(s.seat) for s in model.summary.seats if s.taken and s.seat != model.seat)
             return Bet(kind, body.action.chips, [model.name(seat)],
-                       spoken(said_action(model, seat, body.action).plain, stop=False))
+                       spoken(said_action(model, seat, body.action).plain, stop=False),
+                       others if model.seat is not None else ())
         return family.move(self, model, body, seat) if family is not None else None
 
     def _folds(self, model: TableModel, name: str, body: Message) -> bool:

@@ -665,7 +665,7 @@ def test_a_seat_whose_name_ends_in_a_number_is_said_with_a_word_before_its_total
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
     """"bia and caio pass; dan bets 1": shorter to hear than a name and a verb for each; a bet of another kind or
-    size starts a part of its own; verbose says each."""
+    size starts a part of its own; the same bet by every other seat, "The others bet 2"; verbose says each."""
     def acted(seat: int, kind: int, chips: int = 0) -> table_pb2.Event:
         return table_pb2.Event(seq=seat, acted=table_pb2.Acted(seat=seat, action=common_pb2.Action(
             type=kind, chips=chips)))
@@ -681,7 +681,7 @@ def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names()
         told(terse, m, e)
     terse.acted = True
     assert told(terse, m, acted(0, common_pb2.ACTION_TYPE_BET, 3)) == []
-    assert terse.turn_begins(m) == ["bia, caio and dan bet 2."], "the player's own bet is not said back"
+    assert terse.turn_begins(m) == ["The others bet 2."], "every other seat: no names; the player's own not said"
     told(terse, m, acted(1, common_pb2.ACTION_TYPE_RAISE, 4))
     told(terse, m, acted(2, common_pb2.ACTION_TYPE_CALL, 4))
     assert terse.turn_begins(m) == ["bia raises to 4; caio calls 4."]
@@ -693,6 +693,10 @@ def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names()
                 told(terse, m, e)
             said = terse.turn_begins(m)
             assert said == [{"pt_BR": "bia e caio passam.", "es": "bia y caio pasan."}[lang]], said
+            for e in (*events[:2], acted(3, common_pb2.ACTION_TYPE_PASS)):
+                told(terse, m, e)
+            said = terse.turn_begins(m)
+            assert said == [{"pt_BR": "Os outros passam.", "es": "Los demás pasan."}[lang]], said
 
 
 def truco_turn(legal: list[common_pb2.Action], game: str = "truco_paulista") -> tuple[LineRoom, Seat, Heard]:
