@@ -34,7 +34,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   refusal are said); an envido won as ours or theirs, with what it gives and the points that won it (the
   others' "Tengo"s are said before the player's turn to answer, and the rest left to it), and not another's
   "Son buenas" before it; a trick as ours or theirs, with its cards where the line before it ends in them ("King
-  clubs, 4 cups: ours."); the
+  clubs, 4 cups: ours."), and the trick that ends the round by the round's result alone (its cards after the
+  player's change no choice now: ``last`` has them); the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
   first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."), or where the

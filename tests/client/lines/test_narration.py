@@ -402,8 +402,8 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     told(terse, m, theirs)
     told(terse, m, truco(8, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1])))
     told(terse, m, table_pb2.Event(seq=9, match_ended=table_pb2.MatchEnded(team=1)))
-    assert terse.after_view(m) == ["bia, ace swords.", "They take 1."], \
-        "the last trick's cards first; the round's end says who took the trick"
+    assert terse.after_view(m) == ["They take 1."], \
+        "the trick that ends the round: its cards after the player's change no choice (in last); the result says it"
     assert terse.match_won() == "They win the match", "said with the question that follows it"
     terse.acted = True
     ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
@@ -517,7 +517,8 @@ def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand()
 
 def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     """A card dealt to the player in round 2 or 3 is said with the turn it is for ("With 4 diamonds:
-    ..."), after the others' bets; once; verbose says it as it comes."""
+    ..."), after the others' bets; once; verbose says it as it comes. Choices heard at the table word for word are
+    left to the bell ("With 5 hearts."; said with the bell off)."""
     m = cacho_model()
     view = m.view
     assert view is not None
@@ -534,6 +535,18 @@ def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     assert heard.said[-1] == "With 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Pass, Bet 2.", "the card said once, the numbers known; a later turn by its choices"
+    for seq, card in ((3, "5H"), (4, "6C")):  # the next cards: the choices heard word for word, the bell says them
+        told(at.narrator, at.model, table_pb2.Event(seq=seq, cards_dealt=table_pb2.CardsDealt(seat=0, cards=[card])))
+        room.bell = seq == 3
+        room._say_turn(at, with_hand=True)
+    assert heard.said[-2:] == ["With 5 hearts.", "With 6 clubs: Pass, Bet 2."], "with the bell off, the choices"
+    room.bell = True
+    del view.legal[1:]
+    view.legal.append(common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=3))
+    at.model = at.model.with_view(view, 3)
+    told(at.narrator, at.model, table_pb2.Event(seq=5, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["7S"])))
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "With 7 spades: Pass, Bet 3.", "choices not heard so: said"
 
 
 def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_all() -> None:
