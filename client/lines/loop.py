@@ -157,6 +157,8 @@ class Seat(TableState):
     numbered: set[str] = field(default_factory=set)
     """The kinds of action whose numbers were said at this table: a terse turn says them by their word alone
     (enter, or ``actions``, says every number again)."""
+    asked: bool = False
+    """The match's end asked "again, swap or leave?" at this table: a later one says who won, and the bell asks."""
     menus: set[str] = field(default_factory=set)
     """The terse turns' choices said at this table, word for word: a turn with the cards just dealt for it and one
     of these (a Cacho turn's "pass, bet 1", a truco hand's first) says the cards, and the bell the choices."""
@@ -694,9 +696,13 @@ class LineRoom:
         if asks and at.narrator.level is Level.VERBOSE:
             self.say(_("The match is over. Type again to play again with the same seats, swap to play again "
                        "with the seats swapped, or leave."), keep=True)
+        elif asks and won and at.asked and self.bell:  # the question heard at this table: the bell asks it
+            self.say(won + ".", keep=True)
+            self.lines.bell()
         elif asks:
             self.say(_("{won}: again, swap or leave?").format(won=won) if won
                      else _("The match is over: again, swap or leave?"), keep=True)
+            at.asked = True
 
     async def _analysed(self, at: Seat, number: int) -> None:
         """How the player played the hand just over, if the server analyses it now without being asked."""

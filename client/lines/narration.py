@@ -53,7 +53,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
 - the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings), and
   "Fair deal." for a table's first fair deal only: once heard, silence is the check still finding every deal fair,
   and anything else it finds (a deal that does not check out, one partly checked) is said every time;
-- a match's end in one sentence with the question after it ("They win the match: again, swap or leave?"), and
+- a match's end in one sentence with the question after it ("They win the match: again, swap or leave?"; once it
+  was heard at the table, the winner and the bell: ``loop``), and
   the next one's start only where the seats were swapped (``match`` says its number);
 - every sentence is kept, in full, for ``last``.
 

@@ -899,3 +899,24 @@ def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() 
     watching = TableModel(two.summary, None).with_view(two.view, 1)  # type: ignore[arg-type]
     told(after, watching, truco(9, played=truco_pb2.TrucoPlayed(seat=1, card="1e")))
     assert after.before(["-"])[0] == "bia, ace swords.", "a spectator hears whose"
+
+
+def test_a_matchs_end_asks_again_swap_or_leave_once_a_table_and_then_rings() -> None:
+    """A match's end says who won with the question ("They win the match: again, swap or leave?"); once heard at
+    the table, a later one says who won and the bell asks (the question whole with the bell off)."""
+    room, at, heard = truco_turn([])
+    view = at.model.view
+    assert view is not None
+    view.ClearField("to_act")
+    said = []
+    for bell in (True, True, False):
+        room.bell = bell
+        at.ended = (True, False)  # the hand's end heard (its analysis asked for): the match's now
+        view.hand_over, view.match_over = True, True
+        at.model = at.model.with_view(view, len(said) + 3)
+        at.narrator.won = "They win the match"
+        rung = heard.rung
+        room._ending(at)
+        said.append((heard.said[-1], heard.rung - rung))
+    assert said == [("They win the match: again, swap or leave?", 0), ("They win the match.", 1),
+                    ("They win the match: again, swap or leave?", 0)], said
