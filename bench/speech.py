@@ -90,9 +90,10 @@ the next deal, whichever comes first (a match's end waits longer, for the player
 
 
 STALL = 180.0
-"""Seconds a table may go without a new hand before its player stops waiting, and the hands it finished are measured
-(at a room's pace a hand and a match's end take under two minutes): with every table at once, one stuck table held
-back the whole run, which then printed nothing before its time was up."""
+"""Seconds a table may go with nothing said (no event, no turn) before its player stops waiting, and the hands it
+finished are measured: with every table at once, one stuck table held back the whole run, which then printed nothing
+before its time was up. A table at play says something every few seconds; a hand may take longer than this (a Pif Paf
+hand runs past three minutes at a room's pace, on a quiet machine too), so a long hand is not a stuck table."""
 
 
 class Voice:
@@ -288,15 +289,16 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
                     if room.at is not None:
                         break
                     await asyncio.sleep(2.0)
-            seen, since = len(room.starts), time.monotonic()
+            seen, since = len(lines.said), time.monotonic()
             while len(room.starts) < hands + 2:
                 await asyncio.sleep(0.2)
-                if len(room.starts) != seen:
-                    seen, since = len(room.starts), time.monotonic()
+                if len(lines.said) != seen:
+                    seen, since = len(lines.said), time.monotonic()
                 elif time.monotonic() - since > STALL:  # one table stuck holds back no other's figures
                     last = " / ".join(s.text for s in lines.said[-3:])
-                    print(f"  {game} {lang} {level} {voice.rate} wpm seed {seed}: no hand dealt for {STALL:.0f} s "
-                          f"after {max(0, seen - 2)} measured (those are measured); the last said: {last}")
+                    print(f"  {game} {lang} {level} {voice.rate} wpm seed {seed}: nothing said for {STALL:.0f} s "
+                          f"after {max(0, len(room.starts) - 2)} hands measured (those are measured); the last said: "
+                          f"{last}")
                     break
         finally:
             lines.typed.put_nowait("quit")

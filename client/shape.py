@@ -116,7 +116,8 @@ def pot_won(model: TableModel, seat: int, chips: int, uncontested: bool) -> str:
 @dataclass(frozen=True)
 class Fold:
     """Another's turn at the pile: what they took from it ("" from the stock; "yours", "it": the discard just heard;
-    else the card, named) and the card they discarded."""
+    else the card, named) and the card they discarded; the player's discard taken without a name ("Yours taken")
+    where only the next seat may take it (Chinchón: no claims)."""
 
     name: str
     took: str
@@ -128,6 +129,8 @@ class Fold:
         ``last`` has it)."""
         if not self.took:
             return name_then(self.name, self.card, _("{name}, {what}"), _("{name} discards {what}")) if discard else ""
+        if self.took == "yours" and not self.name:
+            return (_("Yours taken for {card}") if discard else _("Yours taken")).format(card=self.card)
         if discard:
             template = {"yours": _("{name} takes yours for {card}"), "it": _("{name} takes it for {card}")}
             return template.get(self.took, _("{name} takes {taken} for {card}")).format(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
+from cardtui.client.boards.rummy_words import closes
 from cardtui.client.card_names import card_words
 from cardtui.client.models import TableModel
 from cardtui.client.shape import Ear, Fold
@@ -32,7 +33,9 @@ def discarded(ear: Ear, model: TableModel, body: Message) -> list[str]:
     name = model.name(seat)
     card = card_words(body.card, short=True)
     if taken is not None and ear.top is not None and ear.top[1] == taken:
-        ear.folded.moves.append(Fold(name, "yours" if ear.top[0] == model.seat else "it",
+        yours = ear.top[0] == model.seat
+        # at Chinchón only the next seat's draw takes a discard (no claims): the player's taken needs no name
+        ear.folded.moves.append(Fold("" if yours and closes(model) else name, "yours" if yours else "it",
                                      card_words(taken, short=True), card))
     elif taken is not None:
         ear.folded.moves.append(Fold(name, "card", card_words(taken, short=True), card))

@@ -42,7 +42,11 @@ def _sides(model: TableModel) -> list[Side]:
         return []
     if closes(model):  # points against, from 0: out once past the target, and the player told what is left
         gone = {s.seat for s in view.rummy.seats if s.status == rummy_pb2.RUMMY_SEAT_STATUS_OUT}
-        out = seats(model, [(s.seat, s.score, s.seat in gone) for s in view.rummy.seats])
+        names = {model.name(seat) for seat in gone if seat != model.seat}
+        # another past the target is said as out with its total ("bot 4 has 104, out"): at the terse level the
+        # hand it goes out alone, its total unchanged after (``changed``); its own sentence is not said
+        out = [Side(s.name, s.total, template=_("{total}, out").format(total=said_with(s.name, "{n}")))
+               if s.name in names else s for s in seats(model, [(s.seat, s.score, False) for s in view.rummy.seats])]
         target = view.rummy.table.target
         if model.seat in gone:  # past the target for good: nothing is left to take
             return [Side(s.name, s.total, s.mine, _("you {n}, out")) if s.mine else s for s in out]
@@ -135,8 +139,8 @@ def _said(model: TableModel, body: Message) -> str | None:
         return _("You knock, all ten melded.") if mine else _("{name} knocks, all ten melded.").format(name=name)
     if isinstance(body, rummy_pb2.ChinchonCounted):
         return ""
-    if isinstance(body, rummy_pb2.ChinchonEliminated) and body.seat == model.seat:
-        return ""  # the hand's result says it ("you 116, out"), and a reenganche on offer by its choices
+    if isinstance(body, rummy_pb2.ChinchonEliminated):
+        return ""  # the hand's result says it ("you 116, out", "bia 104, out"); a reenganche on offer by its choices
     if isinstance(body, rummy_pb2.ChinchonUp) and not _out_for_good(model):
         return _("Pile: {card}.").format(card=card_text(body.card).plain)  # the top the player may take, no more
     if isinstance(body, rummy_pb2.RummyStockRebuilt) and not _out_for_good(model):

@@ -111,11 +111,12 @@ def terse(ear: Ear, model: TableModel, body: Message) -> str | None:
             said, after = _("Their trick."), _("{cards}: theirs.")
         # said once the view is in, unless the round ended on it: its result says who took it; the trick's
         # cards before it, and before whatever the message says next; where the line before it ends in the
-        # trick's cards, with them ("King clubs, 4 cups: ours.")
+        # trick's cards, with them ("King clubs, 4 cups: ours."), and not at all where the round ended on it: the
+        # cards played after the player's change no choice now, and the result says who took it (``last`` has them)
         joined = bool(after) and bool(ear.moves) and isinstance(ear.moves[-1], Played)
         cards = ear.before(["-"])[:-1]
         line = cards[0] if cards else ""
-        ear.later.extend([lambda _now: "" if joined and not ear.ended else line,
+        ear.later.extend([lambda _now: "" if joined else line,
                           lambda _now: "" if ear.ended else (after.format(cards=line.removesuffix("."))
                                                              if joined else said)])
         return ""

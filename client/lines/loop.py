@@ -157,6 +157,11 @@ class Seat(TableState):
     numbered: set[str] = field(default_factory=set)
     """The kinds of action whose numbers were said at this table: a terse turn says them by their word alone
     (enter, or ``actions``, says every number again)."""
+    asked: bool = False
+    """The match's end asked "again, swap or leave?" at this table: a later one says who won, and the bell asks."""
+    menus: set[str] = field(default_factory=set)
+    """The terse turns' choices said at this table, word for word: a turn with the cards just dealt for it and one
+    of these (a Cacho turn's "pass, bet 1", a truco hand's first) says the cards, and the bell the choices."""
 
     @property
     def spectating(self) -> bool:
@@ -617,9 +622,10 @@ class LineRoom:
             family = family_for(model.view) if model.view is not None else None
             if drew:
                 self.say(drew)
-            elif cards and self.bell and kinds <= known and family is not None and family.known_turn(model, kinds,
-                                                                                                 False):
-                self.say(_("With {cards}.").format(cards=cards))  # the answers to the call just heard: the bell
+            elif cards and self.bell and kinds <= known and family is not None and (
+                    family.known_turn(model, kinds, False) or choices in at.menus):
+                self.say(_("With {cards}.").format(cards=cards))  # the answers to the call just heard, or choices
+                # heard at this table word for word: the bell
             elif cards:
                 self.say(_("With {cards}: {choices}.").format(cards=cards, choices=choices))
             elif kinds <= known and family is not None and family.known_turn(model, kinds, at.turn_hand != hand):
@@ -629,6 +635,7 @@ class LineRoom:
             else:
                 self.say(_("Your turn: {choices}.").format(choices=choices))
             at.turn_hand = hand
+            at.menus.add(choices)
             return
         family = family_for(model.view) if with_hand and model.view is not None else None
         if family is not None and family.hand_at_turn:
@@ -689,9 +696,13 @@ class LineRoom:
         if asks and at.narrator.level is Level.VERBOSE:
             self.say(_("The match is over. Type again to play again with the same seats, swap to play again "
                        "with the seats swapped, or leave."), keep=True)
+        elif asks and won and at.asked and self.bell:  # the question heard at this table: the bell asks it
+            self.say(won + ".", keep=True)
+            self.lines.bell()
         elif asks:
             self.say(_("{won}: again, swap or leave?").format(won=won) if won
                      else _("The match is over: again, swap or leave?"), keep=True)
+            at.asked = True
 
     async def _analysed(self, at: Seat, number: int) -> None:
         """How the player played the hand just over, if the server analyses it now without being asked."""

@@ -21,11 +21,12 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   own word); a card taken from the pile is said with the one given for it ("caio takes it for 5 cups"); at
   Chinchón (``Family.taken_only``) the line says only the cards taken from the pile, who took which for what, and
   at the player's turn the pile's top ("caio takes 9 clubs for 5 cups; pile: 7 clubs."): the discards between
-  them change no choice (``last`` and ``table`` have them);
+  them change no choice (``last`` and ``table`` have them); the player's own discard taken is said without a name
+  ("Yours taken; pile: 7 clubs."): only the next seat may take it there;
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
-  ("bot 3 and bot 4 pass");
+  ("bot 3 and bot 4 pass"), by every other seat at the table without their names ("The others pass");
 - at truco the hand's cards, and the partner's signals, are said with the player's turn (they help a decision
   only), and the hand's number not at all (the last one's result was said); a truco's call without its stake,
   which the word says, an envido's first call too (its sum once raised, a falta's always), and another's
@@ -33,7 +34,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   refusal are said); an envido won as ours or theirs, with what it gives and the points that won it (the
   others' "Tengo"s are said before the player's turn to answer, and the rest left to it), and not another's
   "Son buenas" before it; a trick as ours or theirs, with its cards where the line before it ends in them ("King
-  clubs, 4 cups: ours."); the
+  clubs, 4 cups: ours."), and the trick that ends the round by the round's result alone (its cards after the
+  player's change no choice now: ``last`` has them); the
   others' cards played one after another as one line, the first seat by its name and the next ones, who play in
   the table's order, by their cards alone, without a verb ("bia, 7 coins, knight clubs, 4 swords"), and the
   first too where it follows the player's own card (the seat after theirs: "Ace swords, 4 cups."), or where the
@@ -51,7 +53,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
 - the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings), and
   "Fair deal." for a table's first fair deal only: once heard, silence is the check still finding every deal fair,
   and anything else it finds (a deal that does not check out, one partly checked) is said every time;
-- a match's end in one sentence with the question after it ("They win the match: again, swap or leave?"), and
+- a match's end in one sentence with the question after it ("They win the match: again, swap or leave?"; once it
+  was heard at the table, the winner and the bell: ``loop``), and
   the next one's start only where the seats were swapped (``match`` says its number);
 - every sentence is kept, in full, for ``last``.
 
@@ -151,6 +154,14 @@ TOGETHER = {
 }
 """The same bet by several seats one after another, said once with their names ("bot 3 and bot 4 pass"), by its
 kind and whether it names its chips."""
+OTHERS = {
+    ("pass", False): N_("The others pass"), ("check", False): N_("The others check"),
+    ("fold", False): N_("The others fold"), ("call", False): N_("The others call"),
+    ("call", True): N_("The others call {chips}"), ("bet", False): N_("The others bet"),
+    ("bet", True): N_("The others bet {chips}"), ("raise", True): N_("The others raise to {chips}"),
+}
+"""The same bet by every other seat at the table, one after another: said without their names ("The others pass"),
+which the player knows; shorter to hear than three names."""
 
 
 @dataclass
@@ -162,11 +173,17 @@ class Bet:
     names: list[str]
     alone: str
     """The bet of the first of them, as said of one seat ("bia bets 1")."""
+    others: tuple[str, ...] = ()
+    """Every other seat at the table, by name, where the player sits at it: all of them making the bet are "the
+    others"."""
 
     def said(self) -> str:
         template = TOGETHER.get((self.kind, bool(self.chips)))
         if len(self.names) == 1 or template is None:  # several are joined only where a template says them
             return self.alone
+        everyone = OTHERS.get((self.kind, bool(self.chips)))
+        if everyone is not None and len(self.others) > 1 and sorted(self.names) == sorted(self.others):
+            return _(everyone).format(chips=self.chips)
         names = _("{some} and {last}").format(some=", ".join(self.names[:-1]), last=self.names[-1])
         return _(template).format(names=names, chips=self.chips)
 
@@ -378,8 +395,10 @@ class Narrator:
         if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and (
                 family is None or family.said(model, body) is None):  # not a bet where the family says it (a pass)
             kind = action_name(body.action)
+            others = tuple(model.name(s.seat) for s in model.summary.seats if s.taken and s.seat != model.seat)
             return Bet(kind, body.action.chips, [model.name(seat)],
-                       spoken(said_action(model, seat, body.action).plain, stop=False))
+                       spoken(said_action(model, seat, body.action).plain, stop=False),
+                       others if model.seat is not None else ())
         return family.move(self, model, body, seat) if family is not None else None
 
     def _folds(self, model: TableModel, name: str, body: Message) -> bool:

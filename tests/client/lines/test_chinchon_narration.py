@@ -56,6 +56,11 @@ def test_chinchons_round_line_says_the_cards_taken_and_the_piles_top_alone() -> 
     assert said_now == ["caio takes 5 clubs for 6 clubs; dan takes it."], \
         "a round said as bia comes round again: dan's discard, which she drew over, unsaid"
     assert terse.turn_begins(m) == ["Pile: 8 clubs."]
+    for seat, took, card in ((0, "", "9C"), (1, "9C", "1C"), (2, "", "2C"), (3, "", "3C")):
+        if took:
+            told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=seat, source=common_pb2.DRAW_SOURCE_PILE, card=took)))
+        told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card)))
+    assert terse.turn_begins(m) == ["Yours taken; pile: 3 clubs."], "only the next seat takes the player's discard"
 
 
 def chinchon_counted(model: TableModel, chinchon: bool = False) -> TableModel:
@@ -112,8 +117,23 @@ def test_a_chinchon_close_is_said_and_its_count_with_the_points_left() -> None:
     assert told(Narrator(Level.TERSE), after, stay) == ["caio stays out."], "past the target: not a claim let go"
     mine, theirs = (rummy(chinchon_eliminated=rummy_pb2.ChinchonEliminated(seat=s, points=104)) for s in (0, 2))
     assert told(Narrator(Level.TERSE), after, mine) == [], "the player's own: the result says it (you 104, out)"
-    assert told(Narrator(Level.TERSE), after, theirs) == ["caio passes the target with 104 points: out of the match."]
+    assert told(Narrator(Level.TERSE), after, theirs) == [], "another's too: the result says it (caio 104, out)"
     assert told(Narrator(Level.VERBOSE), after, mine) == ["You pass the target with 104 points: out of the match."]
+    gone = chinchon_counted(m)
+    assert gone.view is not None
+    gone.view.rummy.seats[2].score = 104
+    gone.view.rummy.seats[2].status = rummy_pb2.RUMMY_SEAT_STATUS_OUT
+    terse = Narrator(Level.TERSE)
+    told(terse, after, counted)
+    told(terse, gone, ended)
+    assert terse.after_view(gone) == ["dan minus ten; you 47, bia 1, caio 104, out, dan -5."]
+    view = table_pb2.View()
+    view.CopyFrom(gone.view)
+    for n in (0, 1, 3):
+        view.rummy.seats[n].score += 3
+    later = TableModel(gone.summary, gone.seat).with_view(view, 3)
+    told(terse, later, table_pb2.Event(seq=7, hand_ended=table_pb2.HandEnded(winner=3, deltas=[3, 3, 0, 3])))
+    assert terse.after_view(later) == ["dan minus ten; you 50, bia 4, dan -2."], "caio's 104 unchanged: said once"
     for lang in ("pt_BR", "es"):
         with speaking(lang):
             narrator = Narrator(Level.TERSE)

@@ -402,8 +402,8 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     told(terse, m, theirs)
     told(terse, m, truco(8, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1])))
     told(terse, m, table_pb2.Event(seq=9, match_ended=table_pb2.MatchEnded(team=1)))
-    assert terse.after_view(m) == ["bia, ace swords.", "They take 1."], \
-        "the last trick's cards first; the round's end says who took the trick"
+    assert terse.after_view(m) == ["They take 1."], \
+        "the trick that ends the round: its cards after the player's change no choice (in last); the result says it"
     assert terse.match_won() == "They win the match", "said with the question that follows it"
     terse.acted = True
     ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
@@ -517,7 +517,8 @@ def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand()
 
 def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     """A card dealt to the player in round 2 or 3 is said with the turn it is for ("With 4 diamonds:
-    ..."), after the others' bets; once; verbose says it as it comes."""
+    ..."), after the others' bets; once; verbose says it as it comes. Choices heard at the table word for word are
+    left to the bell ("With 5 hearts."; said with the bell off)."""
     m = cacho_model()
     view = m.view
     assert view is not None
@@ -534,6 +535,18 @@ def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     assert heard.said[-1] == "With 4 diamonds: Pass 1, Bet 2, number 3.", "numbers said the first time"
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Pass, Bet 2.", "the card said once, the numbers known; a later turn by its choices"
+    for seq, card in ((3, "5H"), (4, "6C")):  # the next cards: the choices heard word for word, the bell says them
+        told(at.narrator, at.model, table_pb2.Event(seq=seq, cards_dealt=table_pb2.CardsDealt(seat=0, cards=[card])))
+        room.bell = seq == 3
+        room._say_turn(at, with_hand=True)
+    assert heard.said[-2:] == ["With 5 hearts.", "With 6 clubs: Pass, Bet 2."], "with the bell off, the choices"
+    room.bell = True
+    del view.legal[1:]
+    view.legal.append(common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=3))
+    at.model = at.model.with_view(view, 3)
+    told(at.narrator, at.model, table_pb2.Event(seq=5, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["7S"])))
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "With 7 spades: Pass, Bet 3.", "choices not heard so: said"
 
 
 def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_all() -> None:
@@ -665,7 +678,7 @@ def test_a_seat_whose_name_ends_in_a_number_is_said_with_a_word_before_its_total
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
     """"bia and caio pass; dan bets 1": shorter to hear than a name and a verb for each; a bet of another kind or
-    size starts a part of its own; verbose says each."""
+    size starts a part of its own; the same bet by every other seat, "The others bet 2"; verbose says each."""
     def acted(seat: int, kind: int, chips: int = 0) -> table_pb2.Event:
         return table_pb2.Event(seq=seat, acted=table_pb2.Acted(seat=seat, action=common_pb2.Action(
             type=kind, chips=chips)))
@@ -681,7 +694,7 @@ def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names()
         told(terse, m, e)
     terse.acted = True
     assert told(terse, m, acted(0, common_pb2.ACTION_TYPE_BET, 3)) == []
-    assert terse.turn_begins(m) == ["bia, caio and dan bet 2."], "the player's own bet is not said back"
+    assert terse.turn_begins(m) == ["The others bet 2."], "every other seat: no names; the player's own not said"
     told(terse, m, acted(1, common_pb2.ACTION_TYPE_RAISE, 4))
     told(terse, m, acted(2, common_pb2.ACTION_TYPE_CALL, 4))
     assert terse.turn_begins(m) == ["bia raises to 4; caio calls 4."]
@@ -693,6 +706,10 @@ def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names()
                 told(terse, m, e)
             said = terse.turn_begins(m)
             assert said == [{"pt_BR": "bia e caio passam.", "es": "bia y caio pasan."}[lang]], said
+            for e in (*events[:2], acted(3, common_pb2.ACTION_TYPE_PASS)):
+                told(terse, m, e)
+            said = terse.turn_begins(m)
+            assert said == [{"pt_BR": "Os outros passam.", "es": "Los demás pasan."}[lang]], said
 
 
 def truco_turn(legal: list[common_pb2.Action], game: str = "truco_paulista") -> tuple[LineRoom, Seat, Heard]:
@@ -882,3 +899,24 @@ def test_the_others_cards_of_a_trick_are_one_line_naming_the_first_seat_alone() 
     watching = TableModel(two.summary, None).with_view(two.view, 1)  # type: ignore[arg-type]
     told(after, watching, truco(9, played=truco_pb2.TrucoPlayed(seat=1, card="1e")))
     assert after.before(["-"])[0] == "bia, ace swords.", "a spectator hears whose"
+
+
+def test_a_matchs_end_asks_again_swap_or_leave_once_a_table_and_then_rings() -> None:
+    """A match's end says who won with the question ("They win the match: again, swap or leave?"); once heard at
+    the table, a later one says who won and the bell asks (the question whole with the bell off)."""
+    room, at, heard = truco_turn([])
+    view = at.model.view
+    assert view is not None
+    view.ClearField("to_act")
+    said = []
+    for bell in (True, True, False):
+        room.bell = bell
+        at.ended = (True, False)  # the hand's end heard (its analysis asked for): the match's now
+        view.hand_over, view.match_over = True, True
+        at.model = at.model.with_view(view, len(said) + 3)
+        at.narrator.won = "They win the match"
+        rung = heard.rung
+        room._ending(at)
+        said.append((heard.said[-1], heard.rung - rung))
+    assert said == [("They win the match: again, swap or leave?", 0), ("They win the match.", 1),
+                    ("They win the match: again, swap or leave?", 0)], said
