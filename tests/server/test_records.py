@@ -103,8 +103,9 @@ async def play_out_the_match(players: Sequence[Player],
                                            return_when=asyncio.FIRST_COMPLETED)
         for w in waiting:
             w.cancel()
-        if sum(len(p.messages) for p in players) != heard:
-            heard, heard_at = sum(len(p.messages) for p in players), loop.time()
+        count = sum(len(p.messages) for p in players)
+        if count != heard:
+            heard, heard_at = count, loop.time()
         elif loop.time() - heard_at > PATIENCE:
             raise AssertionError(f"the table stopped: no message for {PATIENCE:.0f} s, the last view {views}")
         if not came:
