@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import secrets
 import socket
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -407,6 +408,10 @@ class Connection:
     stay: Stay | None = field(default=None, repr=False)
     """What this client remembers of the links it gave this host (``client.stay``), shared by every table it
     follows here: made on first use, keyed by the address dialled."""
+    joining: dict[tuple[str, str], tuple[str, Chain]] = field(default_factory=dict, repr=False)
+    """A join whose answer never came (a deadline passed, the server busy), by table and name: the seat token it
+    made and the chain it pledged. The next join to that table under that name sends them again, so the seat the
+    first one took is the one given (``JoinTableRequest.token``), not a second seat or none."""
     chains: dict[str, Chain] = field(default_factory=dict, repr=False)
     """Each seat token's chain (``cardtui-deal/2``): pledged when sitting down, its links are the seeds this
     client sends for that seat's deals."""
@@ -547,15 +552,25 @@ class Connection:
 
     async def join(self, table_id: str, name: str, password: str = "", invite: str = "") -> lobby_pb2.JoinResponse:
         """A seat, with a new chain pledged for its fair deals (``cardtui.fair.Chain``): every seed this client
-        will send for it is fixed now, before it sees anyone else's."""
-        chain = Chain.make()
+        will send for it is fixed now, before it sees anyone else's. A join that got no answer is sent again with
+        the same token and chain (once at once, more patiently, as ``asking`` does; then at the next join to the
+        same table under the same name): the server answers it with the seat the first one took."""
+        key = (table_id, name)
+        token, chain = self.joining.setdefault(key, (secrets.token_urlsafe(24), Chain.make()))
 
         async def once(session: str) -> lobby_pb2.JoinResponse:
             request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session,
-                                                 invite=invite, pledge=chain.pledge, on_host=self.on_host)
-            return self._route(await self.lobby.JoinTable(request, timeout=self.patience))
+                                                 invite=invite, pledge=chain.pledge, on_host=self.on_host,
+                                                 token=token)
+            return self._route(await self.asking(lambda patience: self.lobby.JoinTable(request, timeout=patience)))
 
-        joined = await self._as_player(name, once)
+        try:
+            joined = await self._as_player(name, once)
+        except grpc.aio.AioRpcError as err:
+            if err.code() not in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE):
+                self.joining.pop(key, None)  # refused: the next join is a new one
+            raise
+        self.joining.pop(key, None)
         self.chains[joined.token] = chain
         return joined
 

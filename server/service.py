@@ -189,7 +189,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                                   n=SEED_BYTES)
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
                                             request.session, request.invite, bytes(request.pledge) or None,
-                                            on_host=request.on_host)
+                                            on_host=request.on_host, chosen=request.token)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=wire.table_summary(grant.table.summary()),
                                      first_seq=first)

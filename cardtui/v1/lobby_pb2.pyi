@@ -503,6 +503,7 @@ class JoinTableRequest(_message.Message):
     INVITE_FIELD_NUMBER: _builtins.int
     PLEDGE_FIELD_NUMBER: _builtins.int
     ON_HOST_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     name: _builtins.str
     seat: _builtins.int
@@ -523,6 +524,12 @@ class JoinTableRequest(_message.Message):
     """This client runs on the host's machine (a browser guest's, which the host's page started): a sealed table
     refuses it a seat (FAILED_PRECONDITION), since whoever runs the host could read the cards it opens.
     """
+    token: _builtins.str
+    """A seat token this client made (24 random bytes as URL-safe base64: 32 characters, as the server's own), so
+    that the same join sent again after its answer was lost (a deadline passed on a busy server) is answered with
+    the seat the first one took, under the same token, and never takes a second seat. Another table's token, or
+    a spectator's, is refused (INVALID_ARGUMENT). Empty: the server makes the token.
+    """
     def __init__(
         self,
         *,
@@ -534,10 +541,11 @@ class JoinTableRequest(_message.Message):
         invite: _builtins.str = ...,
         pledge: _builtins.bytes = ...,
         on_host: _builtins.bool = ...,
+        token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "invite", b"invite", "name", b"name", "on_host", b"on_host", "password", b"password", "pledge", b"pledge", "seat", b"seat", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "invite", b"invite", "name", b"name", "on_host", b"on_host", "password", b"password", "pledge", b"pledge", "seat", b"seat", "session", b"session", "table_id", b"table_id", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -362,7 +362,7 @@ class Table:
         old, event = self.seating.reclaim(seat, token, pledge)
         self.journal.seats(self)
         self.dealing.sat(token)
-        if old is not None:
+        if old is not None and old != token:  # (the same token: the same client's join, sent again)
             self.fanout.end(N_("You sat down at this seat from another client."), resubscribe=False, token=old)
         if event is not None:
             self._holder_changed(seat)

@@ -7,6 +7,7 @@ import dataclasses
 import gc
 import json
 import logging
+import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -87,6 +88,10 @@ RETAKE_SECONDS = 1.0
 HAND_OVER_WAIT_SECONDS = 1.0
 """How long a process asked to let tables go to even its host's workers out waits for their hands to end
 (``Room.hand_over_soon``): short, since the workers' keeper sweeps for dead processes only between asks."""
+
+
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")
+"""A token as ``new_token`` makes one: a client that makes its own (``join``'s ``chosen``) makes it so."""
 
 
 def new_token() -> str:
@@ -722,10 +727,19 @@ class Room:
         return self.table(table_id)  # still open after the wait
 
     async def join(self, table_id: str, name: str, seat: int, password: str, session: str = "",
-                   invite: str = "", pledge: bytes | None = None, on_host: bool = False) -> tuple[str, Pass]:
+                   invite: str = "", pledge: bytes | None = None, on_host: bool = False,
+                   chosen: str = "") -> tuple[str, Pass]:
         """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved; none at a
-        sealed table for a client that runs on the host (a browser guest's)."""
+        sealed table for a client that runs on the host (a browser guest's).
+
+        ``chosen``: the token the client made for this join. The same join sent again (its answer was lost to a
+        deadline on a busy server) finds the seat the first one took and is given it again: a guest, whom no
+        session names, would otherwise find the seat taken by the join it never heard back from."""
         table = await self.unlocked(table_id, password, invite)
+        if chosen:
+            again = self._joined_before(table, chosen, seat, pledge)
+            if again is not None:
+                return chosen, again
         if on_host and table.sealed is not None:
             raise FailedPrecondition("A browser guest cannot sit at a sealed table: its client runs on the host's "
                                      "machine, which could read its cards. Sit from your own terminal (cardtui "
@@ -733,13 +747,13 @@ class Room:
         if seat < -1:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         name, player = self.players.who(session, name)
-        token = new_token()
+        token = chosen or new_token()
         key = token_digest(token)
         held = next((s for s in table.seating.seats if player is not None and s.player == player), None)
         if held is not None:  # the same person from another client, or back after leaving: their seat
             if seat >= 0 and seat != held.index:
                 raise FailedPrecondition("You already sit at this table, at seat {seat}.", seat=held.index)
-            if held.token is not None:
+            if held.token is not None and held.token != key:
                 with self.writing(table):
                     self.store.tables.drop_token(held.token)
                 self.tokens.pop(held.token, None)
@@ -757,6 +771,26 @@ class Room:
         self.tokens[key] = grant
         log.info("table %s: %s joined at seat %d", table.id, name, index + 1)  # seats from 1, as every screen
         return token, grant
+
+    def _joined_before(self, table: Table, chosen: str, seat: int, pledge: bytes | None) -> Pass | None:
+        """The seat an earlier join with this client-made token took at ``table`` (None: there was none); the
+        refusal if the token is anything else's."""
+        if not TOKEN_SHAPE.fullmatch(chosen):
+            raise InvalidArgument("A seat token a client makes is 32 characters of letters, digits, '-' and '_' "
+                                  "(24 random bytes).")
+        key = token_digest(chosen)
+        grant = self.tokens.get(key)
+        if grant is None:
+            if self.store.tables.token_table(key) is not None:
+                raise InvalidArgument("That token is already in use: make a new one for a new join.")
+            return None
+        if grant.table is not table or grant.seat is None:
+            raise InvalidArgument("That token is already in use: make a new one for a new join.")
+        if seat >= 0 and seat != grant.seat:
+            raise FailedPrecondition("You already sit at this table, at seat {seat}.", seat=grant.seat)
+        if pledge != table.seating[grant.seat].pledge:
+            table.reclaim(grant.seat, key, pledge)  # the same seat, with the pledge this client sends now
+        return grant
 
     async def spectate(self, table_id: str, name: str, password: str, session: str = "",
                        invite: str = "") -> tuple[str, Pass]:

@@ -226,6 +226,40 @@ async def test_a_busy_server_is_said_busy_and_what_it_was_asked_may_still_be_don
         served.wait()
 
 
+async def test_a_guests_join_answered_too_late_is_given_the_seat_it_took_when_sent_again(tmp_path: Path) -> None:
+    """A guest joins while the server is busy (its store held by another process): the server seats them, but its
+    answer comes after the client's deadlines (the join is sent once more at once, as a question is). The next
+    join to that table is given the seat the first took, under the token the client made for it, where a second
+    seat would be refused ("no free seat"); another guest finds the table full; its stream opens."""
+    store = tmp_path / "store.db"
+    served, port = forked.serve(["--host", "127.0.0.1", "--port", "0", "--db", str(store), "--no-announce",
+                                 "--workers", "1", "--log-level", "warning"], tmp_path / "stderr.log")
+    conn = Connection.open(f"127.0.0.1:{port}")
+    other = Connection.open(f"127.0.0.1:{port}")
+    try:
+        table = await conn.create(connection.lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1))
+        with locked(store), pytest.raises(grpc.aio.AioRpcError) as late:
+            await conn.join(table.id, "ana")
+        assert late.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert conn.joining, "the join that got no answer is kept to be sent again"
+        joined = await conn.join(table.id, "ana")
+        assert not conn.joining and joined.token in conn.chains
+        listed = [t for t in await conn.tables() if t.id == table.id]
+        assert [s.name for s in listed[0].seats if not s.bot] == ["ana"], listed
+        with pytest.raises(grpc.aio.AioRpcError) as full:
+            await other.join(table.id, "bea")
+        assert full.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert not other.joining, "a refused join is not kept: the next is a new one"
+        async for message in conn.follow(joined.token):
+            assert message.HasField("snapshot") and message.snapshot.seat == joined.seat, message
+            break
+    finally:
+        await conn.close()
+        await other.close()
+        served.kill()
+        served.wait()
+
+
 async def test_the_textual_create_form_says_a_busy_server_may_still_make_the_table(tmp_path: Path) -> None:
     store = tmp_path / "store.db"
     served, port = forked.serve(["--host", "127.0.0.1", "--port", "0", "--db", str(store), "--no-announce",

@@ -13,7 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui.server.actor.table import Table
 from cardtui.server.app import Running, start
-from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.conftest import Player, buffered, create, kind, started
 from tests.waiting import eventually
 
@@ -226,6 +226,42 @@ async def test_lobby_refusals_use_the_right_codes(server: Running) -> None:
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=private.id, name="eve"))
         assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+
+
+async def test_a_join_sent_again_with_its_own_token_gets_the_seat_it_took_and_nothing_else(server: Running) -> None:
+    """A guest's join whose answer was lost is sent again with the token the client made for it: the seat the
+    first took is given again (the same token, one seat taken), where another guest meets a full table. A token
+    already another table's or a spectator's, or not shaped as a token, is refused with a sentence and takes no
+    seat."""
+    table_id = await create(server, game="cacho", seats=2, bots=1)
+    other_id = await create(server, game="cacho", seats=2, bots=1)
+    mine = "A" * 16 + "b-_9" * 4
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        first = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="ana", token=mine))
+        again = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="ana", token=mine))
+        assert (again.token, again.seat) == (first.token, first.seat) == (mine, first.seat)
+        seated = [s for s in server.room.tables[table_id].seating.seats if s.token is not None]
+        assert [s.name for s in seated] == ["ana"]
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="bea"))
+        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, err.value.details()
+        watcher = await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=other_id, name="eve"))
+        assert len(watcher.token) == 32
+        refusals = [(mine, "already in use"), (watcher.token, "already in use"),
+                    ("short", "32 characters"), ("é" * 32, "32 characters"), ("A" * 33, "32 characters")]
+        for token, words in refusals:
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=other_id, name="bea", token=token))
+            assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (token, err.value.details())
+            assert words in (err.value.details() or "") and (err.value.details() or "").endswith("."), token
+        assert not any(s.token for s in server.room.tables[other_id].seating.seats)
+        # The seat is the token's: its stream opens.
+        stream = table_pb2_grpc.TableStub(ch).Subscribe(table_pb2.SubscribeRequest(token=mine))
+        async for message in stream:
+            assert message.HasField("snapshot") and message.snapshot.seat == first.seat, message
+            break
+        stream.cancel()
 
 
 async def test_chat_reaches_everyone_as_plain_text(server: Running) -> None:
