@@ -43,19 +43,34 @@ play-setup:
 	@$(BIN)/python -m tools.native --background
 
 ## Set up and run every check: lint, types, import contracts (both read the package's layout from
-## pyproject.toml: tools/typecheck.py, tools/imports.py), then the test suite (five workers: most tests wait
+## pyproject.toml: tools/typecheck.py, tools/imports.py), and the test suite (five workers: most tests wait
 ## on real servers, bots and timers more than they compute, so five keep two cores busy). The browser
 ## page is tested in a real browser: Debian's Chromium, installed if missing (the test is skipped, and
 ## says so, only where it cannot be). The store's PostgreSQL backend is tested against a real server:
 ## Debian's PostgreSQL, installed if missing; the tests start a cluster of their own (tests/postgres.py)
 ## and run on one worker of the five (the `postgresql` marker; skipped, and saying so, where none runs).
-## The compiled build and the lint run side by side (each keeps one core busy for most of a minute), with
-## the package's bytecode compiled once beside them, and the tests' too, as pytest rewrites their asserts
-## (else the five workers would each compile it all at once: ten seconds of CPU each for the tests alone).
+## Before the tests: the compiled build, and beside it the package's bytecode compiled once, and the tests' too,
+## as pytest rewrites their asserts (else the five workers would each compile it all at once: ten seconds of CPU
+## each for the tests alone). The lint runs beside the tests, not before them: the tests need the build and the
+## bytecode, not the lint, and their first minutes leave a core half idle (the longest tests start first, and
+## mostly wait on servers and timers), which the lint's CPU fills (from a few seconds with mypy's cache to some
+## twenty without) at a lower priority than the tests'. Its output is kept and printed whole after pytest's, and
+## make test fails if either fails, saying which.
 ## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
 test: $(STAMP) chromium postgresql
-	@$(MAKE) --no-print-directory -j2 native lint bytecode
-	$(BIN)/pytest -n 5 $(ARGS)
+	@$(MAKE) --no-print-directory -j2 native bytecode
+	@lint_log=$$(mktemp); lint=; \
+	trap '[ -z "$$lint" ] || kill $$lint 2>/dev/null; rm -f "$$lint_log"' EXIT; trap 'exit 130' INT TERM; \
+	nice -n 10 $(MAKE) --no-print-directory lint >"$$lint_log" 2>&1 & lint=$$!; \
+	echo "make: make lint runs beside the tests (its output after theirs)"; \
+	echo "$(BIN)/pytest -n 5 $(ARGS)"; \
+	$(BIN)/pytest -n 5 $(ARGS); tests=$$?; \
+	wait $$lint; linted=$$?; lint=; \
+	echo; echo "make: make lint, run beside the tests:"; cat "$$lint_log"; echo; \
+	if [ $$linted -eq 0 ] && [ $$tests -eq 0 ]; then echo "make: the tests and the lint passed"; exit 0; fi; \
+	[ $$tests -eq 0 ] || echo "make: the tests failed (pytest exit $$tests; its report is above the lint's)"; \
+	[ $$linted -eq 0 ] || echo "make: the lint failed (its output is just above)"; \
+	exit 1
 
 ## The quick check before a commit: lint, types and import contracts, then the tests that need neither
 ## root nor minutes (not the `slow`, `browser` or `postgresql` markers: tests/conftest.py applies them).
@@ -74,9 +89,13 @@ packages:
 	fi
 chromium postgresql: packages
 
+## The tests' first collection rewrites their asserts and keeps the bytecode: some ten seconds of CPU, on one core
+## unless split, so it is two collections at once, the client's tests and the rest (some five seconds each).
+## Its errors are left to the run itself, which says what fails.
 bytecode: $(STAMP)
 	@$(BIN)/python -m compileall -q cardtui engine server client tools bench
-	@$(BIN)/pytest --collect-only -q -p no:cacheprovider >/dev/null 2>&1 || true  # (pytest itself says what fails)
+	@$(BIN)/pytest --collect-only -q -p no:cacheprovider tests/client >/dev/null 2>&1 & \
+	$(BIN)/pytest --collect-only -q -p no:cacheprovider tests --ignore=tests/client >/dev/null 2>&1; wait; true
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -237,17 +237,24 @@ class Footer(TextualFooter):
     def _widgets(self, item: Item) -> Iterator[Widget]:
         """An item's widgets, as Textual's footer makes them, in the reader's language."""
         if item.group is not None:
-            yield KeyGroup(*(FooterKey(binding.key, self.app.get_key_display(binding), "", binding.action,
-                                       disabled=not enabled, tooltip=_(tooltip or binding.description),
-                                       classes="-grouped").data_bind(compact=Footer.compact)
+            yield KeyGroup(*(self._key(binding, "", enabled, _(tooltip or binding.description), "-grouped")
                              for binding, enabled, tooltip in item.keys),
                            classes="-compact" if item.group.compact else "")
             yield FooterLabel(_(item.group.description))
             return
         for binding, enabled, tooltip in item.keys:
-            yield FooterKey(binding.key, self.app.get_key_display(binding), _(binding.description), binding.action,
-                            disabled=not enabled, tooltip=_(tooltip) if tooltip else "").data_bind(
-                compact=Footer.compact)
+            yield self._key(binding, _(binding.description), enabled, _(tooltip) if tooltip else "")
+
+    def _key(self, binding: Binding, description: str, enabled: bool, tooltip: str, classes: str = "") -> FooterKey:
+        """A key's widget, as Textual's footer makes it, born with the footer's ``compact`` and its class.
+        Textual's key starts compact and takes the footer's value once mounted, and each change of its
+        class styled it again: twice more for every key of every footer composed, a third of the client's
+        styling in a hand played by keys (``bench/marks.md``). The same key, styled once."""
+        key = FooterKey(binding.key, self.app.get_key_display(binding), description, binding.action,
+                        disabled=not enabled, tooltip=tooltip, classes=classes)
+        key.set_reactive(FooterKey.compact, self.compact)
+        key.set_class(self.compact, "-compact", update=False)
+        return key.data_bind(compact=Footer.compact)
 
     def _forget_removed_keys(self) -> None:
         """Drop the keys a recompose removed from the footer's watchers.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from rich.cells import cell_len
@@ -500,6 +500,10 @@ class LobbyScreen(PollingScreen):
         self.post_message(OpenTournaments(self.conn, self.info))
 
 
+Field = TypeVar("Field", Input, Select[Any], Button, Checkbox)
+"""A field of the table form, compact or not."""
+
+
 class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] | None]):
     """Game, seats, bots and the game's options, as the server describes them.
 
@@ -523,6 +527,8 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self.info = info
         self.conn = conn
         self.keeps = keeps
+        self.short = False
+        """The screen is short: its fields are compact (``_fit``)."""
         """The config directory is the player's own: the form starts from their last choices, and keeps these
         (a browser guest's is the host's: nothing is read from it or written to it)."""
         self.games = {g.name: g for g in info.games}
@@ -545,13 +551,14 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
     def game_and_name(self, game: str, placeholder: str) -> ComposeResult:
         """The form's first two rows, a game and a name, as every form made from this one has them."""
         yield Label(_("Game"))
-        yield Select([(g.title, g.name) for g in self.info.games], value=game, allow_blank=False, id="game")
+        yield self.fits(Select([(g.title, g.name) for g in self.info.games], value=game, allow_blank=False, id="game"))
         yield Label(_("Name"))
         with Vertical(classes="field"):
-            yield Input(placeholder=placeholder, id="name", max_length=24)
+            yield self.fits(Input(placeholder=placeholder, id="name", max_length=24))
             yield Static("", id="err-name", classes="field-error")
 
     def compose(self) -> ComposeResult:
+        self._fit(self.app.size.height)
         first = self.game
         last = self.remembered
         seats = last.seats if last is not None and last.seats in first.player_counts else choices.usual_seats(first)
@@ -563,27 +570,27 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
                 with Grid(id="create-grid"):
                     yield from self.game_and_name(first.name, _("{game} table").format(game=first.title))
                     yield Label(_("Players"))
-                    yield Select(self._counts(first), value=seats, allow_blank=False, id="seats")
+                    yield self.fits(Select(self._counts(first), value=seats, allow_blank=False, id="seats"))
                     yield Label(_("Bots"))
                     with Vertical(classes="field"):
-                        yield Select(self._bots(seats), value=bots, allow_blank=False, id="bots")
+                        yield self.fits(Select(self._bots(seats), value=bots, allow_blank=False, id="bots"))
                         yield Static("", id="err-bots", classes="field-error")
                     yield Label(_("Bot levels"))
                     yield Grid(id="levels")
                     yield Label(_("Turn timer (s)"))
                     with Vertical(classes="field"):
-                        yield Input(str(turn), id="turn", type="integer", placeholder=_("5 to 3600"))
+                        yield self.fits(Input(str(turn), id="turn", type="integer", placeholder=_("5 to 3600")))
                         yield Static("", id="err-turn", classes="field-error")
                     yield Label(_("Password"))
-                    yield Input(placeholder=_("none"), password=True, id="password")
+                    yield self.fits(Input(placeholder=_("none"), password=True, id="password"))
                     yield Label(_("Private"))
-                    yield Checkbox(_("no spectators"), value=last is not None and last.private, id="private")
+                    yield self.fits(Checkbox(_("no spectators"), value=last is not None and last.private, id="private"))
                 yield Static(_("Options"), id="options-title")
                 yield Vertical(id="options")
             yield Static("", id="create-error")
             with Horizontal(id="create-buttons"):
-                yield Button(_("Create"), variant="primary", id="create")
-                yield Button(_("Cancel"), id="cancel")
+                yield self.fits(Button(_("Create"), variant="primary", id="create"))
+                yield self.fits(Button(_("Cancel"), id="cancel"))
             yield Footer()
 
     async def on_mount(self) -> None:
@@ -601,10 +608,19 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self._fit(event.size.height)
 
     def _fit(self, height: int) -> None:
-        short = height < self.SHORT
+        short = self.short = height < self.SHORT
         self.set_class(short, "-short")
         for widget in self.query("Input, Select, Button, Checkbox"):
             widget.compact = short  # type: ignore[attr-defined]
+
+    def fits(self, field: Field) -> Field:
+        """A field born as ``_fit`` makes it at the screen's height (compact where the screen is short), as the
+        form composes (``_fit`` first, at the app's size, which the screen takes) or builds its options and
+        levels. Set after the field is mounted, its class styled it and its parts again: a few milliseconds a
+        field, a tenth of a second a form (``bench/marks.md``). The same field, styled once."""
+        field.set_reactive(type(field).compact, self.short)
+        field.set_class(self.short, "-textual-compact", update=False)
+        return field
 
     @staticmethod
     def _counts(game: lobby_pb2.GameInfo) -> list[tuple[str, int]]:
@@ -697,8 +713,8 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         widgets: list[Any] = []
         for seat in range(seats - bots, seats):
             level = kept.get(seats - 1 - seat, "")
-            widgets.append(Select(self._levels(self.game, seat), allow_blank=False, id=f"level-{seat}",
-                                  value=level if level in offered else self._level(self.game)))
+            widgets.append(self.fits(Select(self._levels(self.game, seat), allow_blank=False, id=f"level-{seat}",
+                                            value=level if level in offered else self._level(self.game))))
         if not widgets:
             widgets.append(Static(Text(_("no bots"), style="dim"), classes="opt-help"))
         await box.mount_all(widgets)
@@ -721,18 +737,18 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
             rows.append(Label(Text(option_label(game, spec.name), style="bold"), classes="opt-name"))
             if spec.type == lobby_pb2.OPTION_TYPE_FLAG:  # its help wrapped above it: a toggle's label is one line,
                 rows.append(Static(Text(_(spec.help), style="dim"), classes="opt-help"))  # cut where it runs past
-                rows.append(Checkbox(_("yes"), value=value.flag, id=f"opt-{spec.name}"))
+                rows.append(self.fits(Checkbox(_("yes"), value=value.flag, id=f"opt-{spec.name}")))
             elif spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
                 rows.append(Static(Text(_("{help} (default: {value})").format(
                     help=_(spec.help), value=value_label(game, spec.name, spec.default.choice)), style="dim"),
                                    classes="opt-help"))
-                rows.append(Select([(value_label(game, spec.name, c), c) for c in spec.choices],
-                                   value=value.choice, allow_blank=False, id=f"opt-{spec.name}"))
+                rows.append(self.fits(Select([(value_label(game, spec.name, c), c) for c in spec.choices],
+                                             value=value.choice, allow_blank=False, id=f"opt-{spec.name}")))
             elif spec.values:  # a whole number that takes only these
                 rows.append(Static(Text(_("{help} (default {value})").format(
                     help=_(spec.help), value=spec.default.number), style="dim"), classes="opt-help"))
-                rows.append(Select([(str(v), v) for v in spec.values], value=value.number,
-                                   allow_blank=False, id=f"opt-{spec.name}"))
+                rows.append(self.fits(Select([(str(v), v) for v in spec.values], value=value.number,
+                                             allow_blank=False, id=f"opt-{spec.name}")))
             else:
                 whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
                 default = spec.default.number if whole else spec.default.fraction
@@ -740,8 +756,9 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
                     help=_(spec.help), min=f"{spec.min:g}", max=f"{spec.max:g}", value=f"{default:g}"), style="dim"),
                     classes="opt-help"))
                 now = value.number if whole else value.fraction
-                rows.append(Input(f"{now:g}", id=f"opt-{spec.name}", type="integer" if whole else "number",
-                                  placeholder=_("{min} to {max}").format(min=f"{spec.min:g}", max=f"{spec.max:g}")))
+                rows.append(self.fits(Input(f"{now:g}", id=f"opt-{spec.name}", type="integer" if whole else "number",
+                                            placeholder=_("{min} to {max}").format(min=f"{spec.min:g}",
+                                                                                   max=f"{spec.max:g}"))))
             rows.append(Static("", id=f"err-opt-{spec.name}", classes="field-error"))
         await box.mount_all(rows)
         self._error("")

@@ -276,6 +276,7 @@ class CreateTournamentScreen(CreateTableScreen):
     and a tournament's own: rounds, places, when it starts, whether bots fill the places left."""
 
     def compose(self) -> ComposeResult:
+        self._fit(self.app.size.height)
         first = self.game
         with Vertical(id="create-dialog"):
             yield Label(_("New tournament"), id="create-title")
@@ -283,35 +284,37 @@ class CreateTournamentScreen(CreateTableScreen):
                 with Grid(id="create-grid"):
                     yield from self.game_and_name(first.name, self._title(first))
                     yield Label(_("Rounds"))
-                    yield Select([(str(n), n) for n in range(1, 11)], value=3, allow_blank=False, id="rounds")
+                    yield self.fits(Select([(str(n), n) for n in range(1, 11)], value=3, allow_blank=False,
+                                           id="rounds"))
                     yield Label(_("Table size"))
-                    yield Select(self._counts(first), value=usual_seats(first), allow_blank=False, id="seats")
+                    yield self.fits(Select(self._counts(first), value=usual_seats(first), allow_blank=False,
+                                           id="seats"))
                     yield Label(_("Places"))
                     with Vertical(classes="field"):
-                        yield Input("8", id="entries", type="integer", placeholder=_("2 to 64"))
+                        yield self.fits(Input("8", id="entries", type="integer", placeholder=_("2 to 64")))
                         yield Static("", id="err-entries", classes="field-error")
                     yield Label(_("Starts"))
-                    yield Select([(_(words), minutes) for words, minutes in STARTS], value=0, allow_blank=False,
-                                 id="starts")
+                    yield self.fits(Select([(_(words), minutes) for words, minutes in STARTS], value=0,
+                                           allow_blank=False, id="starts"))
                     yield Label(_("Bots"))
-                    yield Checkbox(_("fill the places left at the start"), value=True, id="fill")
+                    yield self.fits(Checkbox(_("fill the places left at the start"), value=True, id="fill"))
                     yield Label(_("Turn timer (s)"))
                     with Vertical(classes="field"):
-                        yield Input("30", id="turn", type="integer", placeholder=_("5 to 3600"))
+                        yield self.fits(Input("30", id="turn", type="integer", placeholder=_("5 to 3600")))
                         yield Static("", id="err-turn", classes="field-error")
                     yield Label(_("Password"))
-                    yield Input(placeholder=_("none"), password=True, id="password")
+                    yield self.fits(Input(placeholder=_("none"), password=True, id="password"))
                     # what the table form keeps and a tournament decides itself
-                    yield Select([(str(n), n) for n in range(8)], value=0, allow_blank=False, id="bots",
-                                 classes="hidden")
+                    yield self.fits(Select([(str(n), n) for n in range(8)], value=0, allow_blank=False, id="bots",
+                                           classes="hidden"))
                     yield Grid(id="levels", classes="hidden")
-                    yield Checkbox("", id="private", classes="hidden")
+                    yield self.fits(Checkbox("", id="private", classes="hidden"))
                 yield Static(_("Options"), id="options-title")
                 yield Vertical(id="options")
             yield Static("", id="create-error")
             with Horizontal(id="create-buttons"):
-                yield Button(_("Create"), variant="primary", id="create")
-                yield Button(_("Cancel"), id="cancel")
+                yield self.fits(Button(_("Create"), variant="primary", id="create"))
+                yield self.fits(Button(_("Cancel"), id="cancel"))
             yield Footer()
 
     @staticmethod
