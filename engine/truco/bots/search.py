@@ -102,13 +102,14 @@ DEFENCE_HANDS = 32
 """Hands of its own that hard ranks its hand among when it weighs a truco's minimum defence (``defends``)."""
 DEFENCE_CALLERS = 8
 """Callers' hands each of those hands is played out against, accepted."""
-HARD_DEFENCE = 0.5
+HARD_DEFENCE = 0.75
 """The share of a truco's least defence (``Searcher.defence_share``) that hard at argentino heads-up holds to,
 whatever its read of the caller says. The whole share (1.0) leaves a caller's pure bluff no profit, but a best
 response then stopped bluffing and called for value into the hands it added, for as many match wins as main's
-read gave up to its bluffs (0: the read alone); the answer a best response cannot farm lies between, and with
-nothing to place it closer, hard holds to half (early, a third of its hands for a truco, two fifths for a raise;
-``bench/marks.md``, issue 88)."""
+read gave up to its bluffs (0: the read alone); the answer a best response cannot farm lies between. The read
+already accepts about the top third of its hands early, so half the share (a third) changed next to nothing; three
+quarters (early, half its hands for a truco, three fifths for a raise) answers between the two
+(``bench/marks.md``, issue 88)."""
 HARD_ACCEPT = 0.30
 """Hard's model accepts from a poorer hand: players who answer its trucos accept more than the model's 0.42 says,
 and against a model that refuses that often, hard bluffed and raised on too much, in self-play to 12 within
