@@ -98,18 +98,6 @@ MODEL_RAISE = 0.9
 """The chance of its hand from which a seat of the model raises a truco it answers."""
 MODEL_ACCEPT = 0.42
 """The chance of its hand from which a seat of the model accepts a truco (normal's model, and the analysis's)."""
-DEFENCE_HANDS = 32
-"""Hands of its own that hard ranks its hand among when it weighs a truco's minimum defence (``defends``)."""
-DEFENCE_CALLERS = 8
-"""Callers' hands each of those hands is played out against, accepted."""
-HARD_DEFENCE = 0.75
-"""The share of a truco's least defence (``Searcher.defence_share``) that hard at argentino heads-up holds to,
-whatever its read of the caller says. The whole share (1.0) leaves a caller's pure bluff no profit, but a best
-response then stopped bluffing and called for value into the hands it added, for as many match wins as main's
-read gave up to its bluffs (0: the read alone); the answer a best response cannot farm lies between. The read
-already accepts about the top third of its hands early, so half the share (a third) changed next to nothing; three
-quarters (early, half its hands for a truco, three fifths for a raise) answers between the two
-(``bench/marks.md``, issue 88)."""
 HARD_ACCEPT = 0.30
 """Hard's model accepts from a poorer hand: players who answer its trucos accept more than the model's 0.42 says,
 and against a model that refuses that often, hard bluffed and raised on too much, in self-play to 12 within
@@ -139,12 +127,8 @@ class Searcher:
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
                  referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
-                 raise_at: float = MODEL_RAISE, last_floor: float | None = None, defend: float = 0.0) -> None:
+                 raise_at: float = MODEL_RAISE, last_floor: float | None = None) -> None:
         self.view = view
-        self.defend = defend
-        """A truco awaiting this seat's answer heads-up is accepted with every hand in the top share of those it
-        could hold that leaves a caller's bluff no profit (``defends``), scaled by this (0: never; 1: the whole
-        share), whatever the read of the caller says."""
         self.referee = referee
         """How the table takes an answer to a truco (``sim.Referee``): the model plays it out so."""
         self.read_floors = tuple(read_floors) if read_floors is not None else None
@@ -189,83 +173,7 @@ class Searcher:
         # A call worth exactly what the best other move is worth (every deal's answer a refusal, say) is
         # made: it can only gain from an answerer who accepts.
         best = max(range(len(cands)), key=lambda j: (self.values[j], _is_call(cands[j][1]), -j))
-        if self.defend and cands[best][1] == (REFUSE, 0):
-            accept = next((c for c in cands if c[1] == (ACCEPT, 0)), None)
-            if accept is not None and self.defends(k):
-                return accept[0]
         return cands[best][0]
-
-    # -- the least share of its hands that answers a truco --------------------------------------
-    def defence_share(self) -> float:
-        """The least share of the hands it could hold with which the answering side must accept the truco
-        awaiting its answer so that a caller gains nothing by calling on a hand that loses the round: in
-        match odds at the score, the caller's gain from a refusal over the round lost at the stake before
-        the call, beside its loss from an acceptance over that refusal (early at argentino, 2 / 3 for a
-        truco, 4 / 5 for a retruco). 0 where a refusal would gain the caller nothing."""
-        v = self.view
-        pending = v.pending
-        if pending is None or pending.bet is not Bet.TRUCO:
-            return 0.0
-        part = v.argentino
-        won = part.points if part is not None else (0, 0)
-        ct = pending.team
-        us, them = v.scores[ct] + won[ct], v.scores[1 - ct] + won[1 - ct]
-
-        def at(a: int, b: int) -> float:
-            return match_value(a, b, v.target, self.paulista)
-
-        refused = at(us + pending.refused, them)
-        lost_before = at(us, them + pending.refused)
-        lost_after = at(us, them + pending.value)
-        if refused <= lost_after or refused <= lost_before:
-            return 0.0
-        return min(1.0, (refused - lost_before) / (refused - lost_after))
-
-    def defends(self, k: Knowledge) -> bool:
-        """Whether this seat accepts the truco awaiting its answer as one of the minimum defence
-        (``defence_share``), heads-up: its hand ranked, by the match odds of accepting it against callers'
-        hands dealt from the unseen cards, among hands it could hold as the caller sees the table (the cards
-        still held dealt from every card the caller has not seen). A hand that wins the round against none
-        of the callers' hands never defends: the call is no bluff there. A best response called trucos that
-        hard's read of the caller refused, early in the match, for a fifth of its match wins (``bench/marks.md``,
-        issue 88)."""
-        v = self.view
-        pending = v.pending
-        if pending is None or pending.team == self.team or len(k.players) != 2 or self.paulista:
-            return False
-        share = self.defend * self.defence_share()
-        if share <= 0.0:
-            return False
-        caller = pending.seat
-        mine = list(v.cards)
-        rank = k.rank
-        unseen = [*k.pool, *mine]
-
-        def strength(held: list[Card], n: int) -> tuple[float, int]:
-            """The mean match odds of accepting with ``held``, and how many callers' hands it beats."""
-            rest = [c for c in unseen if c not in held]
-            total, wins = 0.0, 0
-            for _ in range(n):
-                hands = {self.you: held, caller: self.rng.sample(rest, k.held[caller])}
-                sim = k.sim(hands)
-                sim.hands[self.you] = [rank[c] for c in held]
-                c = sim.copy()
-                before = c.pts[self.team] - c.pts[1 - self.team]
-                c.apply(self.you, (ACCEPT, 0))
-                play_out(c, self.policy)
-                wins += c.pts[self.team] - c.pts[1 - self.team] > before
-                total += self.value(c)
-            return total / n, wins
-
-        own, wins = strength(mine, DEFENCE_HANDS)
-        if wins == 0:
-            return False
-        below = 0.0
-        for _ in range(DEFENCE_HANDS):
-            other = self.rng.sample(unseen, len(mine))
-            x, _ = strength(other, DEFENCE_CALLERS)
-            below += 1.0 if x < own else 0.5 if x == own else 0.0
-        return below / DEFENCE_HANDS >= 1.0 - share
 
     def evaluate(self) -> Evaluation:
         """Every legal choice but a signal, valued on the same weighed deals (``estimates.weighed``)."""
@@ -707,7 +615,7 @@ def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Refe
         return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
                         referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
-                    referee=referee, defend=HARD_DEFENCE).decide()
+                    referee=referee).decide()
 
 
 def can_only_lose(view: TrucoView, legal: list[Action], action: Action) -> bool:
