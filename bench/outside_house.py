@@ -231,6 +231,10 @@ class HouseResult:
     times: Timing = field(default_factory=Timing)
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    read: list[tuple[int, float, float, bool]] = field(default_factory=list)
+    """Every answer to our calls our bot read (``Answers.seen``)."""
+    by_top: int = 0
+    """Matches that ended with the other team read by the best-card model (``search.AnswerRead``)."""
 
     @property
     def rate(self) -> WinRate:
@@ -246,6 +250,10 @@ class HouseResult:
                f"  {self.hands / max(1, self.matches + self.unfinished):.1f} hands a match; decision time: "
                + self.times.line(self.player),
                f"  {self.seconds:.0f} s"]
+        if self.read:
+            took = sum(1 for *_, a in self.read if a)
+            out.append(f"  answers to our calls read: {len(self.read)}, {took} accepted; "
+                       f"{self.by_top} matches ended reading the other team by its best card")
         out += [f"  failure: {f}" for f in self.failures[:5]]
         return out
 
@@ -258,6 +266,67 @@ def _takes_referee(policy: Policy) -> bool:
         return "referee" in inspect.signature(policy).parameters
     except (TypeError, ValueError):
         return False
+
+
+def _takes_answers(policy: Policy) -> bool:
+    """Whether ``policy`` reads what the other team answered to its calls this match (``search.AnswerRead``)."""
+    if policy is truco_search.hard:
+        return True
+    try:
+        return "answers" in inspect.signature(policy).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def answered(raw: dict[str, Any], hand: int, value: int) -> bool | None:
+    """How the other team answered the truco for ``value`` our team called in hand ``hand``, as one of our seats
+    was told it next: accepted ("+pos value" by one of theirs), refused (a new hand: a refused call ends it, and an
+    accepted one gives the caller its turn again in the same hand), or not yet known (None)."""
+    if int(raw["hand"]) != hand:
+        return False
+    team = (int(raw["you"]) - 1) & 1
+    for entry in raw["calls"]:
+        text = str(entry)
+        if text.startswith("+"):
+            pos, v = text[1:].split()
+            if (int(pos) - 1) & 1 != team and int(v) == value:
+                return True
+    return None
+
+
+@dataclass
+class Answers:
+    """What each of our teams has seen the other answer to its trucos, match by match (``search.AnswerRead``):
+    what its seats were told, nothing more."""
+
+    reads: dict[tuple[int, int], truco_search.AnswerRead] = field(default_factory=dict)
+    asked: dict[tuple[int, int], tuple[int, int, tuple[float, float]]] = field(default_factory=dict)
+    """A call of ours awaiting its answer: its hand, its value, each model's chance of an acceptance."""
+    seen: list[tuple[int, float, float, bool]] = field(default_factory=list)
+    """Every answer read: the match, each model's chance of an acceptance, whether it was accepted."""
+
+    def read(self, raw: dict[str, Any]) -> truco_search.AnswerRead:
+        """The team's read, with the answer to its call awaiting one taken in from what its seat is told now."""
+        key = (int(raw["match"]), (int(raw["you"]) - 1) & 1)
+        read = self.reads.get(key, truco_search.AnswerRead())
+        if key in self.asked:
+            hand, value, odds = self.asked[key]
+            accepted = answered(raw, hand, value)
+            if accepted is not None:
+                del self.asked[key]
+                read = self.reads[key] = read.shown(odds, accepted)
+                self.seen.append((key[0], odds[0], odds[1], accepted))
+        return read
+
+    def called(self, raw: dict[str, Any], view: TrucoView, legal: list[Action], rng: random.Random) -> None:
+        key = (int(raw["match"]), (int(raw["you"]) - 1) & 1)
+        odds = truco_search.answer_odds(view, legal, rng, MINITRUCO)
+        self.asked[key] = (int(raw["hand"]), int(raw["next"]), odds)
+
+    def ended(self, match: int) -> None:
+        for key in [k for k in (*self.reads, *self.asked) if k[0] == match]:
+            self.reads.pop(key, None)
+            self.asked.pop(key, None)
 
 
 def classes() -> tuple[str, str]:
@@ -284,9 +353,11 @@ def lines(proc: subprocess.Popen[str]) -> Iterator[str]:
 
 def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parallel: int = PARALLEL,
          answers: str = "team", log: IO[str] | None = None, mode: str = "play",
-         progress: Callable[[HouseResult], None] | None = None, referee: bool = True) -> HouseResult:
+         progress: Callable[[HouseResult], None] | None = None, referee: bool = True,
+         read_answers: bool = True) -> HouseResult:
     """``deals`` duplicate deals of ``policy`` against MiniTruco's ``strategy`` (G or S) in MiniTruco's house;
-    ``referee``: tell a policy that can be told (hard) how this house takes an answer to a call."""
+    ``referee``: tell a policy that can be told (hard) how this house takes an answer to a call; ``read_answers``:
+    and what the other team answered its calls this match (``Answers``)."""
     core, built = classes()
     proc = subprocess.Popen(
         ["java", "-Xss8m", "-cp", f"{core}{os.pathsep}{built}", "MiniTrucoHouse", mode, strategy, str(deals),
@@ -295,6 +366,7 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
     result = HouseResult(strategy, name, deals, seed, answers, told=_takes_referee(policy) and referee)
     told_rules = _takes_referee(policy) and referee
     decide = (lambda v, legal, rng: policy(v, legal, rng, referee=MINITRUCO)) if told_rules else policy  # type: ignore[call-arg]
+    book = Answers() if told_rules and _takes_answers(policy) and read_answers else None
     per_deal: dict[int, list[float]] = {}
     started = time.perf_counter()
     assert proc.stdin is not None
@@ -310,10 +382,16 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 rng = random.Random(seed_of(json.dumps(situation, sort_keys=True), seed))
                 t0 = time.thread_time()
                 try:
-                    action = decide(view, legal, rng)
+                    if book is not None:
+                        read = book.read(told.raw)
+                        action = policy(view, legal, rng, referee=MINITRUCO, answers=read)  # type: ignore[call-arg]
+                    else:
+                        action = decide(view, legal, rng)
                 except Exception as e:
                     raise RuntimeError(f"{name} failed on what it was told: {body}") from e
                 result.times.samples.append(time.thread_time() - t0)
+                if book is not None and action.type in ("truco", "seis", "nove", "doze"):
+                    book.called(told.raw, view, legal, random.Random(seed_of(body, seed + 1)))
                 if action not in legal:
                     raise RuntimeError(f"{name} chose {action}, not among {legal}")
                 proc.stdin.write(f"{ident} {word(action)}\n")
@@ -324,6 +402,10 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 m = json.loads(rest)
                 if log is not None:
                     log.write(line + "\n")
+                if book is not None and "match" in m:
+                    ident_m = int(m["match"])
+                    result.by_top += any(k[0] == ident_m and r.top is not None for k, r in book.reads.items())
+                    book.ended(ident_m)
                 if m.get("failure") or "scores" not in m:
                     result.unfinished += 1
                     result.failures.append(str(m.get("failure")))
@@ -345,6 +427,10 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
         proc.stdin.close()
         proc.wait(timeout=30)
     result.points = [sum(v) / len(v) for v in per_deal.values()]
+    if book is not None and log is not None:
+        log.writelines(f"R {json.dumps(entry)}\n" for entry in book.seen)
+    if book is not None:
+        result.read = book.seen
     result.seconds = time.perf_counter() - started
     return result
 
@@ -360,6 +446,8 @@ def main() -> None:
     ap.add_argument("--log", help="write every line of every match (deals, every decision, our answers) here")
     ap.add_argument("--untold", action="store_true",
                     help="do not tell our bot how this house takes an answer (it plays as at our table)")
+    ap.add_argument("--odds-only", action="store_true",
+                    help="hard reads the other team's answers by the odds alone, not by what it answered this match")
     args = ap.parse_args()
     policy = player("truco_paulista", args.player)
     log = open(args.log, "w") if args.log else None  # noqa: SIM115 - closed below
@@ -371,7 +459,7 @@ def main() -> None:
 
     try:
         r = play(STRATEGIES[args.strategy], policy, args.player, args.deals, args.seed, args.parallel, args.answers,
-                 log, progress=progress, referee=not args.untold)
+                 log, progress=progress, referee=not args.untold, read_answers=not args.odds_only)
     finally:
         if log is not None:
             log.close()

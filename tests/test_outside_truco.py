@@ -11,6 +11,7 @@ and say why.
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -272,3 +273,48 @@ def test_in_minitrucos_house_hard_reads_a_last_trick_truco_as_called_on_a_winner
         # a deal the callers lose keeps the last trick's floor, without it the truco's floor of the earlier tricks
         assert (s.likelihood(ace_wins), s.likelihood(zap_wins)) == (pytest.approx(floor), 1.0)
     assert search.HOUSE_READ[0] > search.HOUSE_LAST
+
+
+def test_hard_reads_the_other_team_by_its_best_card_once_its_answers_say_so() -> None:
+    from cardtui.engine.truco.bots.search import HOUSE_TOP, AnswerRead
+
+    read = AnswerRead()
+    assert read.top is None  # by the odds alone until the answers say otherwise
+    for _ in range(5):  # a team refusing what both models refuse stays read by the odds
+        read = read.shown((0.1, 0.4), False)
+    assert read.top is None and read.answers == 5
+    read = AnswerRead().shown((0.05, 0.5), True)  # accepted a call only a best-card answerer takes
+    assert read.top == HOUSE_TOP
+    read = read.shown((0.1, 0.9), False).shown((0.2, 0.8), False)  # then refused what a manilha would take
+    assert read.top is None
+    assert AnswerRead().shown((0.0, 1.0), True).lean == pytest.approx(math.log(0.95 / 0.05))  # one answer: bounded
+
+
+def test_a_call_is_likelier_accepted_by_best_card_answerers_only_while_a_manilha_is_unseen() -> None:
+    from cardtui.engine.truco.bots.search import answer_odds
+    from cardtui.engine.truco.bots.sim import MINITRUCO
+
+    state = _hand()
+    view, legal = outside_house.view_of(outside_house.Told(_told(state, 1, "turn")))
+    by_odds, by_top = answer_odds(view, legal, random.Random(3), MINITRUCO)
+    assert by_top > by_odds  # three manilhas unseen by the mão: the best-card answerers take more
+    _play(state, (1, "7D"), (2, "AS"), (3, "7H"), (0, "KS"), (3, "3S"))  # three manilhas played, the zap in hand
+    view, legal = outside_house.view_of(outside_house.Told(_told(state, 0, "turn")))
+    assert answer_odds(view, legal, random.Random(3), MINITRUCO) == \
+        pytest.approx(answer_odds(view, legal, random.Random(3), MINITRUCO))
+    by_odds, by_top = answer_odds(view, legal, random.Random(3), MINITRUCO)
+    assert by_top == by_odds  # no manilha left for the others: the models agree
+
+
+def test_the_answer_to_our_call_as_our_seat_is_told_it_next() -> None:
+    told = {"hand": 4, "you": 1, "calls": ["1 3", "+2 3"]}
+    assert outside_house.answered(told, 4, 3) is True  # position 2 (theirs) accepted our truco
+    assert outside_house.answered({**told, "calls": ["1 3"]}, 4, 3) is None  # not answered yet
+    assert outside_house.answered({**told, "calls": ["2 3", "+1 3"]}, 4, 3) is None  # our acceptance of theirs
+    assert outside_house.answered({**told, "hand": 5, "calls": []}, 4, 3) is False  # a new hand: it was refused
+    book = outside_house.Answers()
+    book.asked[(7, 0)] = (4, 3, (0.05, 0.5))
+    read = book.read({**told, "match": 7})
+    assert read.answers == 1 and read.top is not None and (7, 0) not in book.asked
+    book.ended(7)
+    assert not book.reads

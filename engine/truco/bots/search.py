@@ -127,7 +127,8 @@ class Searcher:
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
                  referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
-                 raise_at: float = MODEL_RAISE, last_floor: float | None = None) -> None:
+                 raise_at: float = MODEL_RAISE, last_floor: float | None = None,
+                 accept_top: int | None = None) -> None:
         self.view = view
         self.referee = referee
         """How the table takes an answer to a truco (``sim.Referee``): the model plays it out so."""
@@ -147,8 +148,10 @@ class Searcher:
         self.you = view.you if view.you is not None else 0
         self.team = self.you & 1
         self.paulista = view.rules is TrucoRules.PAULISTA
-        self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at)
-        """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
+        self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at,
+                             accept_top=accept_top)
+        """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco,
+        ``accept_top``: the card from which it accepts whatever those odds (``sim.Policy``)."""
         self.values: list[float] = []
 
     # -- the decision ----------------------------------------------------------------------
@@ -607,13 +610,94 @@ of the 86 it accepted without the certain winner, and a raise refused costs half
 (``bench/marks.md``, issue 88)."""
 
 
-def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
+HOUSE_TOP = 11
+"""The best-card model of an answering team (``AnswerRead``): each answerer also accepts a truco holding a card of
+this strength or more (a manilha), whatever its hand's odds. Sellani's players answer so (seed 11's logs: holding a
+manilha they accepted 85–100% of hard's first-trick trucos, holding at best a 2 half of them), and hard reading them
+so won 67.2% of 400 matches on seed 2718; Gasparotto's accept less, and read so hard won 55.5% of the same deals,
+where the odds alone won 62.3% (``bench/marks.md``, issue 88)."""
+HOUSE_SWITCH = 1.5
+"""How far (in nats of log-likelihood) the answers a team has given this match must favour the best-card model
+over the odds alone before hard reads that team by it: the odds alone are the default, the dearer mistake being
+the best-card model against a team that answers by the odds. From the answers read on seed 11 (50 matches against
+each player): at 1.5, 13% of hard's calls against Gasparotto were made reading it by its best card, 48% of those
+against Sellani (at 1.0: 19% and 55%; at 2.0: 5% and 28%)."""
+ANSWER_FLOOR = 0.05
+"""A model's chance of an acceptance is taken as at least this and at most its complement: one answer the model
+called near-impossible moves the read by at most about three nats, not without bound."""
+ANSWER_WORLDS = 120
+"""Deals ``answer_odds`` weighs a call's acceptance on: it is counted once a call, beside the 240 of the decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRead:
+    """What one team has seen the other answer to its trucos this match, as a lean between two models of those
+    answerers: by the odds of their hand alone (``HOUSE_ACCEPT``), or also on their best card (``HOUSE_TOP``).
+
+    Both of MiniTruco's players sit in its house, and they answer differently (a team holding at best a 2 accepts
+    a tenth of hard's second-trick trucos from Gasparotto, a half from Sellani); one model of both gave up points
+    against one or the other. A player at the table sees every answer to its own calls: each one moves the lean by
+    how much likelier one model made it than the other (``answer_odds``), and the team is read by the best-card
+    model once the lean passes ``HOUSE_SWITCH``."""
+
+    lean: float = 0.0
+    """The log-likelihood of the answers seen under the best-card model, less under the odds alone."""
+    answers: int = 0
+
+    def shown(self, odds: tuple[float, float], accepted: bool) -> AnswerRead:
+        """The read after one more answer: ``odds``, each model's chance that the call is accepted."""
+        by_odds, by_top = (min(1.0 - ANSWER_FLOOR, max(ANSWER_FLOOR, p)) for p in odds)
+        step = math.log(by_top / by_odds) if accepted else math.log((1.0 - by_top) / (1.0 - by_odds))
+        return AnswerRead(self.lean + step, self.answers + 1)
+
+    @property
+    def top(self) -> int | None:
+        """The card from which hard's model of these answerers accepts whatever the odds (None: the odds alone)."""
+        return HOUSE_TOP if self.lean > HOUSE_SWITCH else None
+
+
+def answer_odds(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee,
+                worlds: int = ANSWER_WORLDS) -> tuple[float, float]:
+    """The chance that the other team accepts a truco this seat calls now, by the odds of its hands alone and by
+    the best-card model (``AnswerRead``), each on the same deals, weighed as hard weighs them."""
+    s = Searcher(view, legal, rng, worlds, reads=True, accept_at=HOUSE_ACCEPT, referee=referee,
+                 read_floors=HOUSE_READ)
+    k = Knowledge.of(view, True, referee)
+    models = (Policy(s.paulista, rng, accept_at=HOUSE_ACCEPT),
+              Policy(s.paulista, rng, accept_at=HOUSE_ACCEPT, accept_top=HOUSE_TOP))
+    accepted = [0.0, 0.0]
+    total = 0.0
+    for _ in range(worlds):
+        hands = k.deal(rng)
+        sim = k.sim(hands)
+        w = s.likelihood(sim) * k.weight(hands)
+        if w <= 0.0:
+            continue
+        total += w
+        for j, model in enumerate(models):
+            c = sim.copy()
+            c.apply(s.you, (CALL, 0))
+            for _ in range(4):  # each answerer once, and no more
+                if c.done or c.pending != s.team:
+                    break
+                seat = c.actor()
+                c.apply(seat, model.decide(c, seat))
+            accepted[j] += w * (not c.done)
+    if total <= 0.0:
+        return (0.5, 0.5)
+    return (accepted[0] / total, accepted[1] / total)
+
+
+def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS,
+         answers: AnswerRead | None = None) -> Action:
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
     table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners; its
-    players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``)."""
+    players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``, and by the answers the other team
+    gave this match, ``answers``: ``AnswerRead``)."""
     if referee.team_answers:
+        top = answers.top if answers is not None else None
         return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
-                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST).decide()
+                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, accept_top=top).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
                     referee=referee).decide()
 

@@ -399,11 +399,14 @@ class Policy:
     """
 
     def __init__(self, paulista: bool, rng: random.Random, call_at: float = 0.72, accept_at: float = 0.42,
-                 raise_at: float = 0.9, bluff: float = 0.0) -> None:
+                 raise_at: float = 0.9, bluff: float = 0.0, accept_top: int | None = None) -> None:
         self.copies = copies(paulista)
         self.rng = rng
         self.call_at = call_at
         self.accept_at = accept_at
+        self.accept_top = accept_top
+        """A seat holding a card at least this strong accepts a truco whatever its hand's odds (None: by the odds
+        alone): how some players answer, by their best card (``engine.truco.bots.search.AnswerRead``)."""
         self.raise_at = raise_at
         self.bluff = bluff
 
@@ -462,7 +465,8 @@ class Policy:
             p = self.hand_odds(sim, seat)
             if p >= self.raise_at and sim.may_call(team):
                 return (CALL, 0)
-            return (ACCEPT, 0) if p >= self.accept_at else (REFUSE, 0)
+            top = self.accept_top is not None and max(sim.hands[seat], default=0) >= self.accept_top
+            return (ACCEPT, 0) if p >= self.accept_at or top else (REFUSE, 0)
         if sim.may_envido(seat) and not sim.e_calls and sim.env[seat] >= 28:
             return (ENVIDO, R if sim.env[seat] >= 31 else E)
         if sim.may_call(team):
