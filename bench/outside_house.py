@@ -385,13 +385,13 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                     if book is not None:
                         read = book.read(told.raw)
                         action = policy(view, legal, rng, referee=MINITRUCO, answers=read)  # type: ignore[call-arg]
+                        if action.type in ("truco", "seis", "nove", "doze"):  # its cost is the decision's
+                            book.called(told.raw, view, legal, random.Random(seed_of(body, seed + 1)))
                     else:
                         action = decide(view, legal, rng)
                 except Exception as e:
                     raise RuntimeError(f"{name} failed on what it was told: {body}") from e
                 result.times.samples.append(time.thread_time() - t0)
-                if book is not None and action.type in ("truco", "seis", "nove", "doze"):
-                    book.called(told.raw, view, legal, random.Random(seed_of(body, seed + 1)))
                 if action not in legal:
                     raise RuntimeError(f"{name} chose {action}, not among {legal}")
                 proc.stdin.write(f"{ident} {word(action)}\n")
