@@ -398,6 +398,8 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 proc.stdin.flush()
                 if log is not None:
                     log.write(f"{line}\nA {ident} {word(action)}\n")
+                    if book is not None:  # the read this decision was made on
+                        log.write(f"L {ident} {read.lean!r} {read.answers}\n")
             elif tag == "M":
                 m = json.loads(rest)
                 if log is not None:
