@@ -45,7 +45,7 @@ from cardtui.arena import Timing
 from cardtui.engine.bots.players import Policy
 from cardtui.engine.cards import Card, Suit
 from cardtui.engine.core import Action
-from cardtui.engine.games import player
+from cardtui.engine.games import player, remembers
 from cardtui.engine.truco.bots import search as truco_search
 from cardtui.engine.truco.bots.sim import MINITRUCO
 from cardtui.engine.truco.ladder import Bet, Word
@@ -232,7 +232,7 @@ class HouseResult:
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
     read: list[tuple[int, float, float, bool]] = field(default_factory=list)
-    """Every answer to our calls our bot read (``Answers.seen``)."""
+    """Every answer to our calls our bot read (``Memories.seen``)."""
     by_top: int = 0
     """Matches that ended with the other team read by the best-card model (``search.AnswerRead``)."""
 
@@ -268,65 +268,38 @@ def _takes_referee(policy: Policy) -> bool:
         return False
 
 
-def _takes_answers(policy: Policy) -> bool:
-    """Whether ``policy`` reads what the other team answered to its calls this match (``search.AnswerRead``)."""
-    if policy is truco_search.hard:
-        return True
-    try:
-        return "answers" in inspect.signature(policy).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def answered(raw: dict[str, Any], hand: int, value: int) -> bool | None:
-    """How the other team answered the truco for ``value`` our team called in hand ``hand``, as one of our seats
-    was told it next: accepted ("+pos value" by one of theirs), refused (a new hand: a refused call ends it, and an
-    accepted one gives the caller its turn again in the same hand), or not yet known (None)."""
-    if int(raw["hand"]) != hand:
-        return False
-    team = (int(raw["you"]) - 1) & 1
-    for entry in raw["calls"]:
-        text = str(entry)
-        if text.startswith("+"):
-            pos, v = text[1:].split()
-            if (int(pos) - 1) & 1 != team and int(v) == value:
-                return True
-    return None
-
-
 @dataclass
-class Answers:
-    """What each of our teams has seen the other answer to its trucos, match by match (``search.AnswerRead``):
-    what its seats were told, nothing more."""
+class Memories:
+    """Each of our seats' memory of its match (``search.TrucoMemory``), kept as a table keeps it
+    (``engine.core.Bound``): from what that seat was told, nothing more. The seat is told only at its own
+    decisions: it sees the answer to its call there (the same hand, the rung risen: accepted; a new hand:
+    refused), as it sees it at a table after the answer."""
 
-    reads: dict[tuple[int, int], truco_search.AnswerRead] = field(default_factory=dict)
-    asked: dict[tuple[int, int], tuple[int, int, tuple[float, float]]] = field(default_factory=dict)
-    """A call of ours awaiting its answer: its hand, its value, each model's chance of an acceptance."""
+    minds: dict[tuple[int, int], truco_search.TrucoMemory] = field(default_factory=dict)
     seen: list[tuple[int, float, float, bool]] = field(default_factory=list)
     """Every answer read: the match, each model's chance of an acceptance, whether it was accepted."""
 
-    def read(self, raw: dict[str, Any]) -> truco_search.AnswerRead:
-        """The team's read, with the answer to its call awaiting one taken in from what its seat is told now."""
-        key = (int(raw["match"]), (int(raw["you"]) - 1) & 1)
-        read = self.reads.get(key, truco_search.AnswerRead())
-        if key in self.asked:
-            hand, value, odds = self.asked[key]
-            accepted = answered(raw, hand, value)
-            if accepted is not None:
-                del self.asked[key]
-                read = self.reads[key] = read.shown(odds, accepted)
-                self.seen.append((key[0], odds[0], odds[1], accepted))
-        return read
+    def memory(self, match: int, seat: int, view: TrucoView) -> truco_search.TrucoMemory:
+        """The seat's memory as it decides, having seen ``view``."""
+        mind = self.minds.get((match, seat), truco_search.TrucoMemory(MINITRUCO))
+        if mind.watching:
+            mind = self.minds[(match, seat)] = mind.saw(view)
+        return mind
 
-    def called(self, raw: dict[str, Any], view: TrucoView, legal: list[Action], rng: random.Random) -> None:
-        key = (int(raw["match"]), (int(raw["you"]) - 1) & 1)
-        odds = truco_search.answer_odds(view, legal, rng, MINITRUCO)
-        self.asked[key] = (int(raw["hand"]), int(raw["next"]), odds)
+    def acted(self, match: int, seat: int, view: TrucoView, legal: list[Action], action: Action,
+              mind: truco_search.TrucoMemory) -> None:
+        if mind.heeds(action):
+            self.minds[(match, seat)] = mind.acted(view, legal, action)
 
-    def ended(self, match: int) -> None:
-        for key in [k for k in (*self.reads, *self.asked) if k[0] == match]:
-            self.reads.pop(key, None)
-            self.asked.pop(key, None)
+    def ended(self, match: int) -> int:
+        """Forget a finished match; how many of its seats ended it reading the other team by its best card."""
+        by_top = 0
+        for key in [k for k in self.minds if k[0] == match]:
+            mind = self.minds.pop(key)
+            self.seen += [(match, c.odds[0], c.odds[1], c.accepted) for c in mind.calls
+                          if c.odds is not None and c.accepted is not None]
+            by_top += mind.read().top is not None
+        return by_top
 
 
 def classes() -> tuple[str, str]:
@@ -357,7 +330,7 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
          read_answers: bool = True) -> HouseResult:
     """``deals`` duplicate deals of ``policy`` against MiniTruco's ``strategy`` (G or S) in MiniTruco's house;
     ``referee``: tell a policy that can be told (hard) how this house takes an answer to a call; ``read_answers``:
-    and what the other team answered its calls this match (``Answers``)."""
+    and what the other team answered its seat's calls this match (``Memories``)."""
     core, built = classes()
     proc = subprocess.Popen(
         ["java", "-Xss8m", "-cp", f"{core}{os.pathsep}{built}", "MiniTrucoHouse", mode, strategy, str(deals),
@@ -366,7 +339,7 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
     result = HouseResult(strategy, name, deals, seed, answers, told=_takes_referee(policy) and referee)
     told_rules = _takes_referee(policy) and referee
     decide = (lambda v, legal, rng: policy(v, legal, rng, referee=MINITRUCO)) if told_rules else policy  # type: ignore[call-arg]
-    book = Answers() if told_rules and _takes_answers(policy) and read_answers else None
+    book = Memories() if told_rules and remembers("truco_paulista", policy) and read_answers else None
     per_deal: dict[int, list[float]] = {}
     started = time.perf_counter()
     assert proc.stdin is not None
@@ -382,11 +355,11 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 rng = random.Random(seed_of(json.dumps(situation, sort_keys=True), seed))
                 t0 = time.thread_time()
                 try:
-                    if book is not None:
-                        read = book.read(told.raw)
-                        action = policy(view, legal, rng, referee=MINITRUCO, answers=read)  # type: ignore[call-arg]
-                        if action.type in ("truco", "seis", "nove", "doze"):  # its cost is the decision's
-                            book.called(told.raw, view, legal, random.Random(seed_of(body, seed + 1)))
+                    if book is not None:  # the seat's memory, as a table hands it (a call's odds: this decision's cost)
+                        match_id = int(told.raw["match"])
+                        mind = book.memory(match_id, told.seat, view)
+                        action = policy(view, legal, rng, referee=MINITRUCO, memory=mind)  # type: ignore[call-arg]
+                        book.acted(match_id, told.seat, view, legal, action, mind)
                     else:
                         action = decide(view, legal, rng)
                 except Exception as e:
@@ -399,15 +372,14 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 if log is not None:
                     log.write(f"{line}\nA {ident} {word(action)}\n")
                     if book is not None:  # the read this decision was made on
+                        read = mind.read()
                         log.write(f"L {ident} {read.lean!r} {read.answers}\n")
             elif tag == "M":
                 m = json.loads(rest)
                 if log is not None:
                     log.write(line + "\n")
                 if book is not None and "match" in m:
-                    ident_m = int(m["match"])
-                    result.by_top += any(k[0] == ident_m and r.top is not None for k, r in book.reads.items())
-                    book.ended(ident_m)
+                    result.by_top += book.ended(int(m["match"])) > 0
                 if m.get("failure") or "scores" not in m:
                     result.unfinished += 1
                     result.failures.append(str(m.get("failure")))

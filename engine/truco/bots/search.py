@@ -24,10 +24,11 @@ whenever its model of the others would refuse.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cardtui.engine.bots import estimates, odds
 from cardtui.engine.bots.baselines import first as _find
@@ -60,7 +61,7 @@ from cardtui.engine.truco.bots.sim import (
     play_out,
 )
 from cardtui.engine.truco.bots.worlds import Knowledge, signal_for
-from cardtui.engine.truco.ladder import Bet
+from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.signals import SIGNAL
 from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
@@ -688,14 +689,85 @@ def answer_odds(view: TrucoView, legal: list[Action], rng: random.Random, refere
     return (accepted[0] / total, accepted[1] / total)
 
 
+TRUCO_CALLS = frozenset({Word.TRUCO.value, Word.RETRUCO.value, Word.VALE_CUATRO.value, Word.SEIS.value,
+                         Word.NOVE.value, Word.DOZE.value})
+"""The action types that call (or raise) the truco, at either game."""
+
+
+def _view_seed(view: TrucoView) -> int:
+    """A seed for the deals a call's odds are weighed on (``TrucoMemory``), from the caller's view alone: the same
+    call weighed again (a match replayed, in another process) gives the same odds."""
+    return int.from_bytes(hashlib.sha256(repr(view).encode()).digest()[:8], "big")
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """One truco a seat called this match, as that seat saw it: the hand and the rung accepted when it called,
+    each model's chance of an acceptance (``answer_odds``; None where the table's answers are not read), and
+    the answer once seen (None until then)."""
+
+    hand: int
+    level: int
+    odds: tuple[float, float] | None
+    accepted: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrucoMemory:
+    """What a seat has seen the other team answer to its own trucos this match (``engine.core.SeatMemory``).
+
+    Hard reads the answerers by it (``AnswerRead``). It holds only what the seat saw: its own view as it called
+    (the odds of an acceptance are weighed from that view, seeded by it), and the answer, which the table shows
+    everyone: the rung rose (accepted), or the hand ended at the same rung (refused). Its partner's calls are
+    not in it: the odds of those would be weighed from the partner's cards. The table keeps it from the match's
+    actions (``engine.core.Bound``), MiniTruco's house from what our seat is told: the same memory."""
+
+    referee: Referee = OURS
+    """The table's referee: the odds are weighed only where they are read (a call put to both partners)."""
+    calls: tuple[Called, ...] = ()
+
+    def heeds(self, action: Action) -> bool:
+        return action.type in TRUCO_CALLS
+
+    def acted(self, view: TrucoView, legal: Sequence[Action], action: Action) -> TrucoMemory:
+        if action.type not in TRUCO_CALLS or view.pending is not None:  # a raise given as an answer: not a call
+            return self
+        odds = (answer_odds(view, list(legal), random.Random(_view_seed(view)), self.referee)
+                if self.referee.team_answers else None)
+        return replace(self, calls=(*self.calls, Called(view.hand, view.level, odds)))
+
+    @property
+    def watching(self) -> bool:
+        return bool(self.calls) and self.calls[-1].accepted is None
+
+    def saw(self, view: TrucoView) -> TrucoMemory:
+        last = self.calls[-1]
+        if view.hand == last.hand and view.level > last.level:
+            accepted = True
+        elif view.hand != last.hand or view.hand_over:
+            accepted = False
+        else:
+            return self
+        return replace(self, calls=(*self.calls[:-1], replace(last, accepted=accepted)))
+
+    def read(self) -> AnswerRead:
+        """The lean the answers seen give (``AnswerRead``)."""
+        read = AnswerRead()
+        for c in self.calls:
+            if c.odds is not None and c.accepted is not None:
+                read = read.shown(c.odds, c.accepted)
+        return read
+
+
 def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS,
-         answers: AnswerRead | None = None) -> Action:
+         memory: TrucoMemory | None = None) -> Action:
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
     table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners; its
-    players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``, and by the answers the other team
-    gave this match, ``answers``: ``AnswerRead``)."""
+    players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``, and by what the other team answered
+    this seat's trucos this match, ``memory``: ``TrucoMemory``). At our tables it reads no memory: an answer there
+    is final, and reading answerers by it was not measured against main's hard."""
     if referee.team_answers:
-        top = answers.top if answers is not None else None
+        top = memory.read().top if memory is not None else None
         return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
                         referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, accept_top=top).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
