@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import math
+import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -258,6 +259,7 @@ def test_hards_memory_of_a_truco_match_is_its_seats_own_and_comes_back_when_the_
     decision, normal = again.decision(seat, "hard"), again.decision(seat, "normal")
     assert not isinstance(decision, Action) and not isinstance(normal, Action)
     assert decision.memory == match.memory(seat) and normal.memory is None  # handed to the level that reads it
+    assert pickle.loads(pickle.dumps(decision)) == decision  # as it travels to a bot worker
 
     # Only the seat's view reaches it: the mão calls at once, and what it keeps is weighed from its own view, seeded
     # by it (the others holding other cards, the same memory); its own cards otherwise, and the odds move.
