@@ -711,6 +711,10 @@ class Called:
     odds: tuple[float, float] | None
     accepted: bool | None = None
 
+    def __reduce__(self) -> tuple[object, tuple[int, int, tuple[float, float] | None, bool | None]]:
+        """Rebuilt by its constructor (compiled, a frozen record cannot be unpickled field by field)."""
+        return (Called, (self.hand, self.level, self.odds, self.accepted))
+
 
 @dataclass(frozen=True, slots=True)
 class TrucoMemory:
@@ -725,6 +729,11 @@ class TrucoMemory:
     referee: Referee = OURS
     """The table's referee: the odds are weighed only where they are read (a call put to both partners)."""
     calls: tuple[Called, ...] = ()
+
+    def __reduce__(self) -> tuple[object, tuple[Referee, tuple[Called, ...]]]:
+        """Rebuilt by its constructor: it travels with a decision to a bot worker, and compiled
+        (``cardtui.native``) a frozen record cannot be unpickled field by field."""
+        return (TrucoMemory, (self.referee, self.calls))
 
     def heeds(self, action: Action) -> bool:
         return action.type in TRUCO_CALLS

@@ -67,6 +67,11 @@ class Referee:
     answer_raises: bool = True
     """An answer may be a raise."""
 
+    def __reduce__(self) -> tuple[object, tuple[bool, bool]]:
+        """Rebuilt by its constructor: compiled (``cardtui.native``), a frozen record cannot be unpickled field by
+        field, and a bot's memory carries one to a bot worker (``search.TrucoMemory``)."""
+        return (Referee, (self.team_answers, self.answer_raises))
+
 
 OURS = Referee()
 MINITRUCO = Referee(team_answers=True, answer_raises=False)
