@@ -45,7 +45,7 @@ from cardtui.arena import Timing
 from cardtui.engine.bots.players import Policy
 from cardtui.engine.cards import Card, Suit
 from cardtui.engine.core import Action
-from cardtui.engine.games import player
+from cardtui.engine.games import player, remembers
 from cardtui.engine.truco.bots import search as truco_search
 from cardtui.engine.truco.bots.sim import MINITRUCO
 from cardtui.engine.truco.ladder import Bet, Word
@@ -231,6 +231,10 @@ class HouseResult:
     times: Timing = field(default_factory=Timing)
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    read: list[tuple[int, float, float, bool]] = field(default_factory=list)
+    """Every answer to our calls our bot read (``Memories.seen``)."""
+    by_top: int = 0
+    """Matches that ended with the other team read by the best-card model (``search.AnswerRead``)."""
 
     @property
     def rate(self) -> WinRate:
@@ -246,6 +250,10 @@ class HouseResult:
                f"  {self.hands / max(1, self.matches + self.unfinished):.1f} hands a match; decision time: "
                + self.times.line(self.player),
                f"  {self.seconds:.0f} s"]
+        if self.read:
+            took = sum(1 for *_, a in self.read if a)
+            out.append(f"  answers to our calls read: {len(self.read)}, {took} accepted; "
+                       f"{self.by_top} matches ended reading the other team by its best card")
         out += [f"  failure: {f}" for f in self.failures[:5]]
         return out
 
@@ -258,6 +266,40 @@ def _takes_referee(policy: Policy) -> bool:
         return "referee" in inspect.signature(policy).parameters
     except (TypeError, ValueError):
         return False
+
+
+@dataclass
+class Memories:
+    """Each of our seats' memory of its match (``search.TrucoMemory``), kept as a table keeps it
+    (``engine.core.Bound``): from what that seat was told, nothing more. The seat is told only at its own
+    decisions: it sees the answer to its call there (the same hand, the rung risen: accepted; a new hand:
+    refused), as it sees it at a table after the answer."""
+
+    minds: dict[tuple[int, int], truco_search.TrucoMemory] = field(default_factory=dict)
+    seen: list[tuple[int, float, float, bool]] = field(default_factory=list)
+    """Every answer read: the match, each model's chance of an acceptance, whether it was accepted."""
+
+    def memory(self, match: int, seat: int, view: TrucoView) -> truco_search.TrucoMemory:
+        """The seat's memory as it decides, having seen ``view``."""
+        mind = self.minds.get((match, seat), truco_search.TrucoMemory(MINITRUCO))
+        if mind.watching:
+            mind = self.minds[(match, seat)] = mind.saw(view)
+        return mind
+
+    def acted(self, match: int, seat: int, view: TrucoView, legal: list[Action], action: Action,
+              mind: truco_search.TrucoMemory) -> None:
+        if mind.heeds(action):
+            self.minds[(match, seat)] = mind.acted(view, legal, action)
+
+    def ended(self, match: int) -> int:
+        """Forget a finished match; how many of its seats ended it reading the other team by its best card."""
+        by_top = 0
+        for key in [k for k in self.minds if k[0] == match]:
+            mind = self.minds.pop(key)
+            self.seen += [(match, c.odds[0], c.odds[1], c.accepted) for c in mind.calls
+                          if c.odds is not None and c.accepted is not None]
+            by_top += mind.read().top is not None
+        return by_top
 
 
 def classes() -> tuple[str, str]:
@@ -284,9 +326,11 @@ def lines(proc: subprocess.Popen[str]) -> Iterator[str]:
 
 def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parallel: int = PARALLEL,
          answers: str = "team", log: IO[str] | None = None, mode: str = "play",
-         progress: Callable[[HouseResult], None] | None = None, referee: bool = True) -> HouseResult:
+         progress: Callable[[HouseResult], None] | None = None, referee: bool = True,
+         read_answers: bool = True) -> HouseResult:
     """``deals`` duplicate deals of ``policy`` against MiniTruco's ``strategy`` (G or S) in MiniTruco's house;
-    ``referee``: tell a policy that can be told (hard) how this house takes an answer to a call."""
+    ``referee``: tell a policy that can be told (hard) how this house takes an answer to a call; ``read_answers``:
+    and what the other team answered its seat's calls this match (``Memories``)."""
     core, built = classes()
     proc = subprocess.Popen(
         ["java", "-Xss8m", "-cp", f"{core}{os.pathsep}{built}", "MiniTrucoHouse", mode, strategy, str(deals),
@@ -295,6 +339,7 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
     result = HouseResult(strategy, name, deals, seed, answers, told=_takes_referee(policy) and referee)
     told_rules = _takes_referee(policy) and referee
     decide = (lambda v, legal, rng: policy(v, legal, rng, referee=MINITRUCO)) if told_rules else policy  # type: ignore[call-arg]
+    book = Memories() if told_rules and remembers("truco_paulista", policy) and read_answers else None
     per_deal: dict[int, list[float]] = {}
     started = time.perf_counter()
     assert proc.stdin is not None
@@ -310,7 +355,13 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 rng = random.Random(seed_of(json.dumps(situation, sort_keys=True), seed))
                 t0 = time.thread_time()
                 try:
-                    action = decide(view, legal, rng)
+                    if book is not None:  # the seat's memory, as a table hands it (a call's odds: this decision's cost)
+                        match_id = int(told.raw["match"])
+                        mind = book.memory(match_id, told.seat, view)
+                        action = policy(view, legal, rng, referee=MINITRUCO, memory=mind)  # type: ignore[call-arg]
+                        book.acted(match_id, told.seat, view, legal, action, mind)
+                    else:
+                        action = decide(view, legal, rng)
                 except Exception as e:
                     raise RuntimeError(f"{name} failed on what it was told: {body}") from e
                 result.times.samples.append(time.thread_time() - t0)
@@ -320,10 +371,15 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 proc.stdin.flush()
                 if log is not None:
                     log.write(f"{line}\nA {ident} {word(action)}\n")
+                    if book is not None:  # the read this decision was made on
+                        read = mind.read()
+                        log.write(f"L {ident} {read.lean!r} {read.answers}\n")
             elif tag == "M":
                 m = json.loads(rest)
                 if log is not None:
                     log.write(line + "\n")
+                if book is not None and "match" in m:
+                    result.by_top += book.ended(int(m["match"])) > 0
                 if m.get("failure") or "scores" not in m:
                     result.unfinished += 1
                     result.failures.append(str(m.get("failure")))
@@ -345,6 +401,10 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
         proc.stdin.close()
         proc.wait(timeout=30)
     result.points = [sum(v) / len(v) for v in per_deal.values()]
+    if book is not None and log is not None:
+        log.writelines(f"R {json.dumps(entry)}\n" for entry in book.seen)
+    if book is not None:
+        result.read = book.seen
     result.seconds = time.perf_counter() - started
     return result
 
@@ -360,6 +420,8 @@ def main() -> None:
     ap.add_argument("--log", help="write every line of every match (deals, every decision, our answers) here")
     ap.add_argument("--untold", action="store_true",
                     help="do not tell our bot how this house takes an answer (it plays as at our table)")
+    ap.add_argument("--odds-only", action="store_true",
+                    help="hard reads the other team's answers by the odds alone, not by what it answered this match")
     args = ap.parse_args()
     policy = player("truco_paulista", args.player)
     log = open(args.log, "w") if args.log else None  # noqa: SIM115 - closed below
@@ -371,7 +433,7 @@ def main() -> None:
 
     try:
         r = play(STRATEGIES[args.strategy], policy, args.player, args.deals, args.seed, args.parallel, args.answers,
-                 log, progress=progress, referee=not args.untold)
+                 log, progress=progress, referee=not args.untold, read_answers=not args.odds_only)
     finally:
         if log is not None:
             log.close()

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from cardtui.engine.bots.players import Policy
 from cardtui.engine.core import Match
-from cardtui.engine.games import get, player
+from cardtui.engine.games import get, player, remembers
 from cardtui.engine.options import Raw
 from cardtui.sim import WinRate
 
@@ -153,6 +153,7 @@ def arena(
         allowed = ", ".join(map(str, rules.player_counts))
         raise ValueError(f"{rules.title} is played by {allowed} players, not {players}.")
     pa, pb = policies or (player(game, a), player(game, b))
+    remembering = (remembers(game, pa), remembers(game, pb))
     opts = options or {}
     rules.check_options(opts)
     seats = rules.seat_infos([f"p{i}" for i in range(players)])
@@ -189,7 +190,10 @@ def arena(
                 view = match.view(seat)
                 policy, timing = (pa, ta) if mine[seat] else (pb, tb)
                 t0 = time.thread_time()
-                action = policy(view, legal, bot_rng)
+                if remembering[0 if mine[seat] else 1]:  # the seat's memory of the match, as at a table
+                    action = policy(view, legal, bot_rng, memory=match.memory(seat))  # type: ignore[call-arg]
+                else:
+                    action = policy(view, legal, bot_rng)
                 timing.samples.append(time.thread_time() - t0)
                 match.apply(seat, action)
             result.hands += played

@@ -29,7 +29,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from cardtui.engine.errors import N_ as N_
 from cardtui.engine.errors import IllegalAction as IllegalAction
@@ -70,6 +70,32 @@ Bot = Callable[[V, list[Action], random.Random], Action]
 
 DEFAULT_LEVEL = "normal"
 """The bot level a seat gets when nobody chose one."""
+
+
+class SeatMemory(Protocol):
+    """What one seat's bot keeps of the match it plays (``Game.memory``), built only from what that seat saw: its
+    own actions with its view as it took them, and its view after each action of the match. A bot's view is one
+    moment; some of what a player learns is spread over the match (how the other team answers one's calls), and
+    this carries it from one decision to the next. It is a value (frozen, picklable: it travels with a
+    ``Decision`` to a worker), and a pure function of the match's actions, so a match replayed from its actions
+    (a table restored after a restart) hands its bots the same memory."""
+
+    def heeds(self, action: Action) -> bool:
+        """Whether this seat's ``action`` is one it keeps something of (``acted``): its view is made only then."""
+        ...
+
+    def acted(self, view: Any, legal: Sequence[Action], action: Action) -> SeatMemory:
+        """The memory after this seat takes ``action``, seeing ``view`` with ``legal`` open to it."""
+        ...
+
+    @property
+    def watching(self) -> bool:
+        """Whether it waits on something the seat will see (``saw``): asked after each action only then."""
+        ...
+
+    def saw(self, view: Any) -> SeatMemory:
+        """The memory after the seat sees ``view`` (after any seat's action)."""
+        ...
 
 
 class Match(ABC):
@@ -165,6 +191,10 @@ class Match(ABC):
         """At a sealed table (``engine.sealed``), the hand in play as its server drives it; None elsewhere."""
         return None
 
+    def memory(self, seat: int) -> SeatMemory | None:
+        """What ``seat``'s bot keeps of this match so far (``Game.memory``); None for a game whose bots keep nothing."""
+        return None
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -179,6 +209,8 @@ class Decision:
     level: str
     view: GameView
     legal: tuple[Action, ...]
+    memory: SeatMemory | None = None
+    """What the seat's bot keeps of the match (``Game.memory``), for a level whose bot reads it."""
 
 
 class Rules(ABC):
@@ -270,6 +302,11 @@ class Game(Rules, Generic[S, O, V]):
     bot: Bot[V] | None = None
     levels: Mapping[str, Bot[V]] = {}
     """Bots by level (``engine.bots`` fills them in); ``bot`` plays when a level is not among them."""
+    memory: Callable[[], SeatMemory] | None = None
+    """A seat's memory of the match as it starts (``SeatMemory``), for a game whose bots keep one; the entry that
+    names the bots gives it (the rules cannot name their bots)."""
+    remembering: frozenset[str] = frozenset()
+    """The levels whose bot reads that memory: it is handed to it as ``memory=``."""
 
     @property
     def bot_levels(self) -> tuple[str, ...]:
@@ -283,6 +320,9 @@ class Game(Rules, Generic[S, O, V]):
         bot = self.bot_of(decision.level)
         if bot is None:
             raise ValueError(f"{self.name} has no bot to decide with.")
+        if decision.memory is not None:
+            remembers = cast(Callable[..., Action], bot)
+            return remembers(cast(V, decision.view), list(decision.legal), rng, memory=decision.memory)
         return bot(cast(V, decision.view), list(decision.legal), rng)  # a view of this game, as it made it
 
     # -- options -------------------------------------------------------------------------
@@ -492,12 +532,31 @@ class Bound(Match, Generic[S, O, V]):
     def __init__(self, game: Game[S, O, V], state: S) -> None:
         self.rules = self.game = game
         self.state = state
+        self.memories: dict[int, SeatMemory] = {}
+        """Each seat's memory of the match (``Game.memory``), kept from the actions applied here alone."""
 
     def legal_actions(self, seat: int) -> list[Action]:
         return self.game.legal_actions(self.state, seat)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        return self.game.apply(self.state, seat, action)
+        start = self.game.memory
+        if start is None:
+            return self.game.apply(self.state, seat, action)
+        mind = self.memories.get(seat) or start()
+        if mind.heeds(action):
+            mind = mind.acted(self.game.view(self.state, seat), self.game.legal_actions(self.state, seat), action)
+        events = self.game.apply(self.state, seat, action)  # refused (IllegalAction): nothing remembered either
+        self.memories[seat] = mind
+        for s, m in self.memories.items():
+            if m.watching:
+                self.memories[s] = m.saw(self.game.view(self.state, s))
+        return events
+
+    def memory(self, seat: int) -> SeatMemory | None:
+        start = self.game.memory
+        if start is None:
+            return None
+        return self.memories.get(seat) or start()
 
     def view(self, seat: int | None) -> V:
         return self.game.view(self.state, seat)
@@ -563,7 +622,8 @@ class Bound(Match, Generic[S, O, V]):
         sealed = self.game.sealed(self.state)
         if sealed is not None and sealed.blind(seat):  # no bot can choose from cards nobody here can see
             return self.game.default_action(self.state, seat)
-        return Decision(self.game.name, level, self.game.view(self.state, seat), tuple(legal))
+        memory = self.memory(seat) if level in self.game.remembering else None
+        return Decision(self.game.name, level, self.game.view(self.state, seat), tuple(legal), memory)
 
 
 def check_seat(seat: int, n: int) -> None:

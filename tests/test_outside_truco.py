@@ -11,6 +11,7 @@ and say why.
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -272,3 +273,71 @@ def test_in_minitrucos_house_hard_reads_a_last_trick_truco_as_called_on_a_winner
         # a deal the callers lose keeps the last trick's floor, without it the truco's floor of the earlier tricks
         assert (s.likelihood(ace_wins), s.likelihood(zap_wins)) == (pytest.approx(floor), 1.0)
     assert search.HOUSE_READ[0] > search.HOUSE_LAST
+
+
+def test_hard_reads_the_other_team_by_its_best_card_once_its_answers_say_so() -> None:
+    from cardtui.engine.truco.bots.search import HOUSE_TOP, AnswerRead
+
+    read = AnswerRead()
+    assert read.top is None  # by the odds alone until the answers say otherwise
+    for _ in range(5):  # a team refusing what both models refuse stays read by the odds
+        read = read.shown((0.1, 0.4), False)
+    assert read.top is None and read.answers == 5
+    read = AnswerRead().shown((0.05, 0.5), True)  # accepted a call only a best-card answerer takes
+    assert read.top == HOUSE_TOP
+    read = read.shown((0.1, 0.9), False).shown((0.2, 0.8), False)  # then refused what a manilha would take
+    assert read.top is None
+    assert AnswerRead().shown((0.0, 1.0), True).lean == pytest.approx(math.log(0.95 / 0.05))  # one answer: bounded
+
+
+def test_hard_switches_its_read_after_a_run_of_answers_only_a_best_card_answerer_gives() -> None:
+    from cardtui.engine.truco.bots.search import HOUSE_TOP, Called, TrucoMemory
+    from cardtui.engine.truco.bots.sim import MINITRUCO
+
+    memory = TrucoMemory(MINITRUCO)
+    tops = []
+    for hand in range(1, 5):  # each truco accepted where the odds alone gave it 0.2, the best card 0.6
+        memory = TrucoMemory(MINITRUCO, (*memory.calls, Called(hand, 0, (0.2, 0.6), True)))
+        tops.append(memory.read().top)
+    assert tops == [None, HOUSE_TOP, HOUSE_TOP, HOUSE_TOP]  # one answer is not enough; two are (2 ln 3 > 1.5)
+    pending = TrucoMemory(MINITRUCO, (*memory.calls, Called(5, 0, (0.2, 0.6))))
+    assert pending.read() == memory.read() and pending.watching  # a call not yet answered says nothing
+    ours = TrucoMemory(calls=(*memory.calls[:1], Called(2, 0, None, True)))
+    assert ours.read().answers == 1  # at our tables no odds are weighed: nothing to read by
+
+
+def test_a_call_is_likelier_accepted_by_best_card_answerers_only_while_a_manilha_is_unseen() -> None:
+    from cardtui.engine.truco.bots.search import answer_odds
+    from cardtui.engine.truco.bots.sim import MINITRUCO
+
+    state = _hand()
+    view, legal = outside_house.view_of(outside_house.Told(_told(state, 1, "turn")))
+    by_odds, by_top = answer_odds(view, legal, random.Random(3), MINITRUCO)
+    assert by_top > by_odds  # three manilhas unseen by the mão: the best-card answerers take more
+    _play(state, (1, "7D"), (2, "AS"), (3, "7H"), (0, "KS"), (3, "3S"))  # three manilhas played, the zap in hand
+    view, legal = outside_house.view_of(outside_house.Told(_told(state, 0, "turn")))
+    assert answer_odds(view, legal, random.Random(3), MINITRUCO) == \
+        pytest.approx(answer_odds(view, legal, random.Random(3), MINITRUCO))
+    by_odds, by_top = answer_odds(view, legal, random.Random(3), MINITRUCO)
+    assert by_top == by_odds  # no manilha left for the others: the models agree
+
+
+def test_our_seat_in_minitrucos_house_remembers_the_answers_to_its_trucos_as_a_table_would() -> None:
+    from cardtui.engine.truco.bots.search import TrucoMemory
+
+    state = _hand()
+    book = outside_house.Memories()
+    view, legal = outside_house.view_of(outside_house.Told(_told(state, 1, "turn")))
+    mind = book.memory(7, 1, view)
+    assert mind == TrucoMemory(outside_house.MINITRUCO) and not mind.heeds(legal[0])
+    book.acted(7, 1, view, legal, Action("truco"), mind)  # the mão calls: each model's odds of an acceptance kept
+    (call,) = book.minds[(7, 1)].calls
+    assert call.odds is not None and call.accepted is None and book.minds[(7, 1)].watching
+    waiting = outside_house.view_of(outside_house.Told(_told(state, 1, "turn", calls=["2 3"])))[0]
+    assert book.memory(7, 1, waiting).calls == (call,)  # told again before any answer: nothing learned
+    book.minds[(8, 1)] = book.minds[(7, 1)]
+    accepted = outside_house.view_of(outside_house.Told(_told(state, 1, "turn", calls=["2 3", "+1 3"], stake=3)))[0]
+    assert book.memory(7, 1, accepted).calls[0].accepted is True  # the same hand, the rung risen
+    refused = outside_house.view_of(outside_house.Told(_told(state, 1, "turn", hand=2)))[0]
+    assert book.memory(8, 1, refused).calls[0].accepted is False  # a new hand: the call was refused
+    assert book.ended(7) == 0 and (7, 1) not in book.minds and book.seen == [(7, *call.odds, True)]

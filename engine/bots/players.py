@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
 from typing import Any
@@ -21,3 +22,12 @@ Policy = Callable[[Any, list[Action], random.Random], Action]
 
 LEVELS = ("easy", "normal", "hard")
 """The levels a bot seat may be given, weakest first."""
+
+
+def takes_memory(policy: Policy) -> bool:
+    """Whether ``policy`` reads its seat's memory of the match (``engine.core.SeatMemory``), as ``memory=``: the
+    table, the arena and MiniTruco's house hand it the same memory, kept from what the seat saw."""
+    try:
+        return "memory" in inspect.signature(policy).parameters
+    except (TypeError, ValueError):
+        return False

@@ -17,7 +17,7 @@ from typing import Any
 
 from cardtui.engine.bots import baselines
 from cardtui.engine.bots.players import LEVELS as LEVEL_NAMES
-from cardtui.engine.bots.players import Policy
+from cardtui.engine.bots.players import Policy, takes_memory
 from cardtui.engine.core import Rules
 from cardtui.engine.games.entry import Entry
 
@@ -46,6 +46,8 @@ def register(entry: Entry) -> Entry:
         raise ValueError(f"{name}: bot levels are {', '.join(LEVEL_NAMES)}, not {', '.join(entry.levels)}.")
     entry.rules.bot = entry.today
     entry.rules.levels = entry.levels
+    entry.rules.memory = entry.memory
+    entry.rules.remembering = entry.remembering if entry.memory is not None else frozenset()
     ENTRIES[name] = entry
     GAMES[name] = entry.rules
     LEVELS[name] = entry.levels
@@ -153,3 +155,12 @@ def player(game: str, name: str) -> Policy:
     choices = ", ".join(names(game))
     raise ValueError(f"There is no player {name!r} at {game}; try one of: {choices}, or module:function.")
 
+
+
+def remembers(game: str, policy: Policy) -> bool:
+    """Whether ``policy`` at ``game`` is handed its seat's memory of the match (``engine.core.SeatMemory``), as
+    ``memory=``: a level the game's entry names in ``remembering``, or any function that takes it."""
+    e = entry(game)
+    if e.memory is None:
+        return False
+    return any(policy is e.levels[level] for level in e.remembering if level in e.levels) or takes_memory(policy)

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.bots.players import Policy
-from cardtui.engine.core import Game
+from cardtui.engine.core import Game, SeatMemory
 
 Record = Mapping[str, Any]
 """A finished hand's history (docs/history.md)."""
@@ -90,6 +90,11 @@ class Entry:
     """The simple baselines the arena knows by name (``engine.bots.baselines``), exploiters included."""
     pool: Mapping[str, Policy] = field(default_factory=dict)
     """The opponent pool's players by name (``engine.bots.pool``)."""
+    memory: Callable[[], SeatMemory] | None = None
+    """A seat's memory of the match as it starts, for a game whose bots keep one (``engine.core.SeatMemory``):
+    the levels named in ``remembering`` are handed it (``Game.remembering``)."""
+    remembering: frozenset[str] = frozenset()
+    """The levels whose bot reads that memory, as ``memory=``."""
     judged: Policy | None = None
     """The bot whose moves the analysis's own player judges and keeps where the analysis says nothing of them
     (``engine.analysis.player``); None: the analysis plays the search's best choice."""

@@ -27,6 +27,8 @@ ENTRY = Entry(
     unit=Unit.MATCH,
     today=today.choose_paulista,
     levels={"easy": truco_easy.choose, "normal": truco_search.normal, "hard": truco_search.hard},
+    memory=truco_search.TrucoMemory,
+    remembering=frozenset({"hard"}),
     baselines={"paulista-manilha": baselines.paulista_manilha,
                "paulista-trick-aware": baselines.paulista_trick_aware,
                "always-accept": baselines.answering(baselines.paulista_trick_aware, True),

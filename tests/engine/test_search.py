@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import math
+import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ import pytest
 from cardtui.engine.bots import estimates, odds, search
 from cardtui.engine.bots.estimates import Estimate, Unit, weighed
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Action, Bound
+from cardtui.engine.core import Action, Bound, SeatInfo
 from cardtui.engine.games import LEVELS, get
 from cardtui.engine.rummy.records import RummyView
 from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
@@ -203,3 +204,79 @@ def test_a_process_keeps_a_few_arrangers_not_one_per_wild_set() -> None:
     assert sum(3 * a.cap for a in kept) <= rummy_search.ARRANGED_BUDGET  # the answers of all of them, bounded together
     assert all(a.cap == kept[0].cap > 0 for a in kept)
 
+
+
+def test_hards_memory_of_a_truco_match_is_its_seats_own_and_comes_back_when_the_match_is_replayed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtui.engine.cards import parse_cards
+    from cardtui.engine.truco.bots.search import TRUCO_CALLS, TrucoMemory, _view_seed, answer_odds
+    from cardtui.engine.truco.bots.sim import MINITRUCO
+    from cardtui.engine.truco.paulista.game import GAME as PAU
+
+    rules = get("truco_paulista")
+    assert rules is PAU and "hard" in PAU.remembering
+    monkeypatch.setattr(PAU, "memory", lambda: TrucoMemory(MINITRUCO))  # the odds weighed, as in MiniTruco's house
+
+    def remembered(match: Bound[object, object, TrucoView], seat: int) -> TrucoMemory:
+        memory = match.memory(seat)
+        assert isinstance(memory, TrucoMemory)
+        return memory
+
+    def play(seed: int) -> tuple[Bound[object, object, TrucoView], list[tuple[int, Action] | int]]:
+        """A match of random players that call often, until calls were both accepted and refused."""
+        rng = random.Random(seed)
+        match, _ = rules.open({}, rules.seat_infos(["a", "b", "c", "d"]), seed)
+        assert isinstance(match, Bound)
+        steps: list[tuple[int, Action] | int] = []
+        while not match.match_over() and len(steps) < 400:
+            if match.hand_over():
+                steps.append(rng.getrandbits(63))
+                match.next_hand(steps[-1])
+                continue
+            answers = {c.accepted for s in range(4) for c in remembered(match, s).calls}
+            if {True, False} <= answers:
+                break
+            seat = next(s for s in match.to_act() if match.legal_actions(s))
+            legal = match.legal_actions(seat)
+            calls = [a for a in legal if a.type in TRUCO_CALLS]
+            answer = [a for a in legal if a.type in ("accept", "run")]
+            steps.append((seat, rng.choice(answer) if answer else calls[0] if calls and rng.random() < 0.5
+                          else rng.choice(legal)))
+            match.apply(*steps[-1])
+        return match, steps
+
+    match, steps = play(23)
+    again, _ = rules.open({}, rules.seat_infos(["a", "b", "c", "d"]), 23)  # a table restored: its actions replayed
+    for step in steps:
+        again.next_hand(step) if isinstance(step, int) else again.apply(*step)
+    calls = [c for s in range(4) for c in remembered(match, s).calls]
+    assert {c.accepted for c in calls} == {True, False}  # the memory held calls answered both ways
+    assert all(c.odds is not None for c in calls)
+    for seat in range(4):
+        assert again.memory(seat) == match.memory(seat)
+    assert not again.match_over() and not again.hand_over()
+    seat = next(s for s in again.to_act() if again.legal_actions(s))
+    decision, normal = again.decision(seat, "hard"), again.decision(seat, "normal")
+    assert not isinstance(decision, Action) and not isinstance(normal, Action)
+    assert decision.memory == match.memory(seat) and normal.memory is None  # handed to the level that reads it
+    assert pickle.loads(pickle.dumps(decision)) == decision  # as it travels to a bot worker
+
+    # Only the seat's view reaches it: the mão calls at once, and what it keeps is weighed from its own view, seeded
+    # by it (the others holding other cards, the same memory); its own cards otherwise, and the odds move.
+    def called(hands: tuple[str, str, str, str]) -> TrucoMemory:
+        state, _ = PAU.resume(PAU.options({}), [SeatInfo(i, f"p{i}", i % 2) for i in range(4)], [3, 7], 0, 1, 1)
+        for s, text in enumerate(hands):
+            state.hands[s] = list(parse_cards(text))
+        table = Bound(PAU, state)
+        table.apply(1, Action("keep"))
+        view, legal = PAU.view(state, 1), PAU.legal_actions(state, 1)
+        table.apply(1, Action("truco"))
+        table.apply(next(s for s in table.to_act() if table.legal_actions(s)), Action("accept"))
+        memory = table.memory(1)
+        assert isinstance(memory, TrucoMemory) and memory.calls[0].accepted is True
+        assert memory.calls[0].odds == answer_odds(view, legal, random.Random(_view_seed(view)), MINITRUCO)
+        return memory
+
+    first = called(("4C 3H KS", "6D 2S QH", "AS 5D 6C", "7H 3S JD"))
+    assert called(("7H 3S JD", "6D 2S QH", "4C 3H KS", "AS 5D 6C")) == first
+    assert called(("4C 3H KS", "5C 4D 6S", "7D 2S QH", "7H 3S JD")).calls[0].odds != first.calls[0].odds

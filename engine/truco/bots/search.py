@@ -24,10 +24,11 @@ whenever its model of the others would refuse.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cardtui.engine.bots import estimates, odds
 from cardtui.engine.bots.baselines import first as _find
@@ -60,7 +61,7 @@ from cardtui.engine.truco.bots.sim import (
     play_out,
 )
 from cardtui.engine.truco.bots.worlds import Knowledge, signal_for
-from cardtui.engine.truco.ladder import Bet
+from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.signals import SIGNAL
 from cardtui.engine.truco.views import PaulistaPhase, TrucoRules, TrucoView
 
@@ -127,7 +128,8 @@ class Searcher:
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
                  referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
-                 raise_at: float = MODEL_RAISE, last_floor: float | None = None) -> None:
+                 raise_at: float = MODEL_RAISE, last_floor: float | None = None,
+                 accept_top: int | None = None) -> None:
         self.view = view
         self.referee = referee
         """How the table takes an answer to a truco (``sim.Referee``): the model plays it out so."""
@@ -147,8 +149,10 @@ class Searcher:
         self.you = view.you if view.you is not None else 0
         self.team = self.you & 1
         self.paulista = view.rules is TrucoRules.PAULISTA
-        self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at)
-        """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
+        self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at,
+                             accept_top=accept_top)
+        """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco,
+        ``accept_top``: the card from which it accepts whatever those odds (``sim.Policy``)."""
         self.values: list[float] = []
 
     # -- the decision ----------------------------------------------------------------------
@@ -607,13 +611,174 @@ of the 86 it accepted without the certain winner, and a raise refused costs half
 (``bench/marks.md``, issue 88)."""
 
 
-def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
+HOUSE_TOP = 11
+"""The best-card model of an answering team (``AnswerRead``): each answerer also accepts a truco holding a card of
+this strength or more (a manilha), whatever its hand's odds. Sellani's players answer so (seed 11's logs: holding a
+manilha they accepted 85–100% of hard's first-trick trucos, holding at best a 2 half of them), and hard reading them
+so won 67.2% of 400 matches on seed 2718; Gasparotto's accept less, and read so hard won 55.5% of the same deals,
+where the odds alone won 62.3% (``bench/marks.md``, issue 88)."""
+HOUSE_SWITCH = 1.5
+"""How far (in nats of log-likelihood) the answers a team has given this match must favour the best-card model
+over the odds alone before hard reads that team by it: the odds alone are the default, the dearer mistake being
+the best-card model against a team that answers by the odds. From the answers read on seed 11 (50 matches against
+each player): at 1.5, 13% of hard's calls against Gasparotto were made reading it by its best card, 48% of those
+against Sellani (at 1.0: 19% and 55%; at 2.0: 5% and 28%)."""
+ANSWER_FLOOR = 0.05
+"""A model's chance of an acceptance is taken as at least this and at most its complement: one answer the model
+called near-impossible moves the read by at most about three nats, not without bound."""
+ANSWER_WORLDS = 120
+"""Deals ``answer_odds`` weighs a call's acceptance on: it is counted once a call, beside the 240 of the decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRead:
+    """What one team has seen the other answer to its trucos this match, as a lean between two models of those
+    answerers: by the odds of their hand alone (``HOUSE_ACCEPT``), or also on their best card (``HOUSE_TOP``).
+
+    Both of MiniTruco's players sit in its house, and they answer differently (a team holding at best a 2 accepts
+    a tenth of hard's second-trick trucos from Gasparotto, a half from Sellani); one model of both gave up points
+    against one or the other. A player at the table sees every answer to its own calls: each one moves the lean by
+    how much likelier one model made it than the other (``answer_odds``), and the team is read by the best-card
+    model once the lean passes ``HOUSE_SWITCH``."""
+
+    lean: float = 0.0
+    """The log-likelihood of the answers seen under the best-card model, less under the odds alone."""
+    answers: int = 0
+
+    def shown(self, odds: tuple[float, float], accepted: bool) -> AnswerRead:
+        """The read after one more answer: ``odds``, each model's chance that the call is accepted."""
+        by_odds, by_top = (min(1.0 - ANSWER_FLOOR, max(ANSWER_FLOOR, p)) for p in odds)
+        step = math.log(by_top / by_odds) if accepted else math.log((1.0 - by_top) / (1.0 - by_odds))
+        return AnswerRead(self.lean + step, self.answers + 1)
+
+    @property
+    def top(self) -> int | None:
+        """The card from which hard's model of these answerers accepts whatever the odds (None: the odds alone)."""
+        return HOUSE_TOP if self.lean > HOUSE_SWITCH else None
+
+
+def answer_odds(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee,
+                worlds: int = ANSWER_WORLDS) -> tuple[float, float]:
+    """The chance that the other team accepts a truco this seat calls now, by the odds of its hands alone and by
+    the best-card model (``AnswerRead``), each on the same deals, weighed as hard weighs them."""
+    s = Searcher(view, legal, rng, worlds, reads=True, accept_at=HOUSE_ACCEPT, referee=referee,
+                 read_floors=HOUSE_READ)
+    k = Knowledge.of(view, True, referee)
+    models = (Policy(s.paulista, rng, accept_at=HOUSE_ACCEPT),
+              Policy(s.paulista, rng, accept_at=HOUSE_ACCEPT, accept_top=HOUSE_TOP))
+    accepted = [0.0, 0.0]
+    total = 0.0
+    for _ in range(worlds):
+        hands = k.deal(rng)
+        sim = k.sim(hands)
+        w = s.likelihood(sim) * k.weight(hands)
+        if w <= 0.0:
+            continue
+        total += w
+        for j, model in enumerate(models):
+            c = sim.copy()
+            c.apply(s.you, (CALL, 0))
+            for _ in range(4):  # each answerer once, and no more
+                if c.done or c.pending != s.team:
+                    break
+                seat = c.actor()
+                c.apply(seat, model.decide(c, seat))
+            accepted[j] += w * (not c.done)
+    if total <= 0.0:
+        return (0.5, 0.5)
+    return (accepted[0] / total, accepted[1] / total)
+
+
+TRUCO_CALLS = frozenset({Word.TRUCO.value, Word.RETRUCO.value, Word.VALE_CUATRO.value, Word.SEIS.value,
+                         Word.NOVE.value, Word.DOZE.value})
+"""The action types that call (or raise) the truco, at either game."""
+
+
+def _view_seed(view: TrucoView) -> int:
+    """A seed for the deals a call's odds are weighed on (``TrucoMemory``), from the caller's view alone: the same
+    call weighed again (a match replayed, in another process) gives the same odds."""
+    return int.from_bytes(hashlib.sha256(repr(view).encode()).digest()[:8], "big")
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """One truco a seat called this match, as that seat saw it: the hand and the rung accepted when it called,
+    each model's chance of an acceptance (``answer_odds``; None where the table's answers are not read), and
+    the answer once seen (None until then)."""
+
+    hand: int
+    level: int
+    odds: tuple[float, float] | None
+    accepted: bool | None = None
+
+    def __reduce__(self) -> tuple[object, tuple[int, int, tuple[float, float] | None, bool | None]]:
+        """Rebuilt by its constructor (compiled, a frozen record cannot be unpickled field by field)."""
+        return (Called, (self.hand, self.level, self.odds, self.accepted))
+
+
+@dataclass(frozen=True, slots=True)
+class TrucoMemory:
+    """What a seat has seen the other team answer to its own trucos this match (``engine.core.SeatMemory``).
+
+    Hard reads the answerers by it (``AnswerRead``). It holds only what the seat saw: its own view as it called
+    (the odds of an acceptance are weighed from that view, seeded by it), and the answer, which the table shows
+    everyone: the rung rose (accepted), or the hand ended at the same rung (refused). Its partner's calls are
+    not in it: the odds of those would be weighed from the partner's cards. The table keeps it from the match's
+    actions (``engine.core.Bound``), MiniTruco's house from what our seat is told: the same memory."""
+
+    referee: Referee = OURS
+    """The table's referee: the odds are weighed only where they are read (a call put to both partners)."""
+    calls: tuple[Called, ...] = ()
+
+    def __reduce__(self) -> tuple[object, tuple[Referee, tuple[Called, ...]]]:
+        """Rebuilt by its constructor: it travels with a decision to a bot worker, and compiled
+        (``cardtui.native``) a frozen record cannot be unpickled field by field."""
+        return (TrucoMemory, (self.referee, self.calls))
+
+    def heeds(self, action: Action) -> bool:
+        return action.type in TRUCO_CALLS
+
+    def acted(self, view: TrucoView, legal: Sequence[Action], action: Action) -> TrucoMemory:
+        if action.type not in TRUCO_CALLS or view.pending is not None:  # a raise given as an answer: not a call
+            return self
+        odds = (answer_odds(view, list(legal), random.Random(_view_seed(view)), self.referee)
+                if self.referee.team_answers else None)
+        return replace(self, calls=(*self.calls, Called(view.hand, view.level, odds)))
+
+    @property
+    def watching(self) -> bool:
+        return bool(self.calls) and self.calls[-1].accepted is None
+
+    def saw(self, view: TrucoView) -> TrucoMemory:
+        last = self.calls[-1]
+        if view.hand == last.hand and view.level > last.level:
+            accepted = True
+        elif view.hand != last.hand or view.hand_over:
+            accepted = False
+        else:
+            return self
+        return replace(self, calls=(*self.calls[:-1], replace(last, accepted=accepted)))
+
+    def read(self) -> AnswerRead:
+        """The lean the answers seen give (``AnswerRead``)."""
+        read = AnswerRead()
+        for c in self.calls:
+            if c.odds is not None and c.accepted is not None:
+                read = read.shown(c.odds, c.accepted)
+        return read
+
+
+def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS,
+         memory: TrucoMemory | None = None) -> Action:
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
     table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners; its
-    players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``)."""
+    players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``, and by what the other team answered
+    this seat's trucos this match, ``memory``: ``TrucoMemory``). At our tables it reads no memory: an answer there
+    is final, and reading answerers by it was not measured against main's hard."""
     if referee.team_answers:
+        top = memory.read().top if memory is not None else None
         return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
-                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST).decide()
+                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, accept_top=top).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
                     referee=referee).decide()
 

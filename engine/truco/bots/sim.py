@@ -67,6 +67,11 @@ class Referee:
     answer_raises: bool = True
     """An answer may be a raise."""
 
+    def __reduce__(self) -> tuple[object, tuple[bool, bool]]:
+        """Rebuilt by its constructor: compiled (``cardtui.native``), a frozen record cannot be unpickled field by
+        field, and a bot's memory carries one to a bot worker (``search.TrucoMemory``)."""
+        return (Referee, (self.team_answers, self.answer_raises))
+
 
 OURS = Referee()
 MINITRUCO = Referee(team_answers=True, answer_raises=False)
@@ -399,11 +404,14 @@ class Policy:
     """
 
     def __init__(self, paulista: bool, rng: random.Random, call_at: float = 0.72, accept_at: float = 0.42,
-                 raise_at: float = 0.9, bluff: float = 0.0) -> None:
+                 raise_at: float = 0.9, bluff: float = 0.0, accept_top: int | None = None) -> None:
         self.copies = copies(paulista)
         self.rng = rng
         self.call_at = call_at
         self.accept_at = accept_at
+        self.accept_top = accept_top
+        """A seat holding a card at least this strong accepts a truco whatever its hand's odds (None: by the odds
+        alone): how some players answer, by their best card (``engine.truco.bots.search.AnswerRead``)."""
         self.raise_at = raise_at
         self.bluff = bluff
 
@@ -462,7 +470,8 @@ class Policy:
             p = self.hand_odds(sim, seat)
             if p >= self.raise_at and sim.may_call(team):
                 return (CALL, 0)
-            return (ACCEPT, 0) if p >= self.accept_at else (REFUSE, 0)
+            top = self.accept_top is not None and max(sim.hands[seat], default=0) >= self.accept_top
+            return (ACCEPT, 0) if p >= self.accept_at or top else (REFUSE, 0)
         if sim.may_envido(seat) and not sim.e_calls and sim.env[seat] >= 28:
             return (ENVIDO, R if sim.env[seat] >= 31 else E)
         if sim.may_call(team):
