@@ -66,6 +66,8 @@ from cardtui.sim import WinRate
 HOUSE = Path(__file__).parent / "outside" / "MiniTrucoHouse.java"
 DRIVER = Path(__file__).parent / "outside" / "MiniTrucoDriver.java"
 STRATEGIES = {"gasparotto": "G", "sellani": "S"}
+GAME = "truco_paulista"
+"""Our game the house's is played as: its players and its bots' memory of a match come from its entry."""
 _SUIT = {"c": Suit.HEARTS, "o": Suit.DIAMONDS, "e": Suit.SPADES, "p": Suit.CLUBS}
 _FACE = {"A": 1, "J": 11, "Q": 12, "K": 13}
 _WORD = {3: Word.TRUCO, 6: Word.SEIS, 9: Word.NOVE, 12: Word.DOZE}
@@ -339,7 +341,7 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
     result = HouseResult(strategy, name, deals, seed, answers, told=_takes_referee(policy) and referee)
     told_rules = _takes_referee(policy) and referee
     decide = (lambda v, legal, rng: policy(v, legal, rng, referee=MINITRUCO)) if told_rules else policy  # type: ignore[call-arg]
-    book = Memories() if told_rules and remembers("truco_paulista", policy) and read_answers else None
+    book = Memories() if told_rules and remembers(GAME, policy) and read_answers else None
     per_deal: dict[int, list[float]] = {}
     started = time.perf_counter()
     assert proc.stdin is not None
@@ -423,7 +425,7 @@ def main() -> None:
     ap.add_argument("--odds-only", action="store_true",
                     help="hard reads the other team's answers by the odds alone, not by what it answered this match")
     args = ap.parse_args()
-    policy = player("truco_paulista", args.player)
+    policy = player(GAME, args.player)
     log = open(args.log, "w") if args.log else None  # noqa: SIM115 - closed below
 
     def progress(r: HouseResult) -> None:
