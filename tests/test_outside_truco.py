@@ -302,8 +302,9 @@ def test_hard_switches_its_read_after_a_run_of_answers_only_a_best_card_answerer
     assert tops == [None, HOUSE_TOP, HOUSE_TOP, HOUSE_TOP]  # one answer is not enough; two are (2 ln 3 > 1.5)
     pending = TrucoMemory(MINITRUCO, (*memory.calls, Called(5, 0, (0.2, 0.6))))
     assert pending.read() == memory.read() and pending.watching  # a call not yet answered says nothing
-    ours = TrucoMemory(calls=(*memory.calls[:1], Called(2, 0, None, True)))
-    assert ours.read().answers == 1  # at our tables no odds are weighed: nothing to read by
+    truco = Action("truco")
+    assert memory.heeds(truco) and not TrucoMemory().heeds(truco)  # at our tables no call is kept: nothing to read by
+    assert TrucoMemory().read().answers == 0 and not TrucoMemory().watching
 
 
 def test_a_call_is_likelier_accepted_by_best_card_answerers_only_while_a_manilha_is_unseen() -> None:

@@ -527,10 +527,10 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self.info = info
         self.conn = conn
         self.keeps = keeps
-        self.short = False
-        """The screen is short: its fields are compact (``_fit``)."""
         """The config directory is the player's own: the form starts from their last choices, and keeps these
         (a browser guest's is the host's: nothing is read from it or written to it)."""
+        self.short = False
+        """The screen is short: its fields are compact (``_fit``)."""
         self.games = {g.name: g for g in info.games}
         self.game = info.games[0]
         self.fresh_game = False

@@ -780,11 +780,9 @@ class Room:
                                   "(24 random bytes).")
         key = token_digest(chosen)
         grant = self.tokens.get(key)
-        if grant is None:
-            if self.store.tables.token_table(key) is not None:
-                raise InvalidArgument("That token is already in use: make a new one for a new join.")
-            return None
-        if grant.table is not table or grant.seat is None:
+        if grant is None and self.store.tables.token_table(key) is None:
+            return None  # a first join
+        if grant is None or grant.table is not table or grant.seat is None:
             raise InvalidArgument("That token is already in use: make a new one for a new join.")
         if seat >= 0 and seat != grant.seat:
             raise FailedPrecondition("You already sit at this table, at seat {seat}.", seat=grant.seat)

@@ -703,15 +703,14 @@ def _view_seed(view: TrucoView) -> int:
 @dataclass(frozen=True, slots=True)
 class Called:
     """One truco a seat called this match, as that seat saw it: the hand and the rung accepted when it called,
-    each model's chance of an acceptance (``answer_odds``; None where the table's answers are not read), and
-    the answer once seen (None until then)."""
+    each model's chance of an acceptance (``answer_odds``), and the answer once seen (None until then)."""
 
     hand: int
     level: int
-    odds: tuple[float, float] | None
+    odds: tuple[float, float]
     accepted: bool | None = None
 
-    def __reduce__(self) -> tuple[object, tuple[int, int, tuple[float, float] | None, bool | None]]:
+    def __reduce__(self) -> tuple[object, tuple[int, int, tuple[float, float], bool | None]]:
         """Rebuilt by its constructor (compiled, a frozen record cannot be unpickled field by field)."""
         return (Called, (self.hand, self.level, self.odds, self.accepted))
 
@@ -736,13 +735,14 @@ class TrucoMemory:
         return (TrucoMemory, (self.referee, self.calls))
 
     def heeds(self, action: Action) -> bool:
-        return action.type in TRUCO_CALLS
+        # Only where the answers are read (a call put to both partners): at our tables hard reads none, and a
+        # table's every action would otherwise build views for a memory nobody asks.
+        return self.referee.team_answers and action.type in TRUCO_CALLS
 
     def acted(self, view: TrucoView, legal: Sequence[Action], action: Action) -> TrucoMemory:
         if action.type not in TRUCO_CALLS or view.pending is not None:  # a raise given as an answer: not a call
             return self
-        odds = (answer_odds(view, list(legal), random.Random(_view_seed(view)), self.referee)
-                if self.referee.team_answers else None)
+        odds = answer_odds(view, list(legal), random.Random(_view_seed(view)), self.referee)
         return replace(self, calls=(*self.calls, Called(view.hand, view.level, odds)))
 
     @property
@@ -763,7 +763,7 @@ class TrucoMemory:
         """The lean the answers seen give (``AnswerRead``)."""
         read = AnswerRead()
         for c in self.calls:
-            if c.odds is not None and c.accepted is not None:
+            if c.accepted is not None:
                 read = read.shown(c.odds, c.accepted)
         return read
 
