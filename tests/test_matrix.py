@@ -174,15 +174,25 @@ async def closing(people: Iterable[Person]) -> None:
 @pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Cut", "Table/Act")
 async def test_sitting_before_the_first_deal_and_filling_the_last_seat(arrangement: Arrangement) -> None:
     """ana sits at an empty table (before the first deal), bia fills the last seat and so starts the match: both
-    see the first hand's commitment before its cards, cut it, and their clients call the deal fair."""
+    see the first hand's commitment before its cards, cut it, and their clients call the deal fair. bia's join sent
+    again with its token (as after an answer lost to a deadline) is given the same seat wherever the table is
+    driven; cris finds the table full."""
     table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
     ana, bia = Person.at(arrangement, "ana"), Person.at(arrangement, "bia")
+    cris = Person.at(arrangement, "cris")
     try:
         await ana.sit(table_id)
         ana.follow()
         await ana.until(lambda p: p.snapshots, "the table opens")
         assert ana.snapshots[0].view.HasField("waiting")
         await bia.sit(table_id)
+        again = await bia.conn.lobby.JoinTable(lobby_pb2.JoinTableRequest(
+            table_id=table_id, name="bia", token=bia.token, pledge=bia.conn.chains[bia.token].pledge,
+            session=bia.conn.session), timeout=PATIENCE)
+        assert (again.token, again.seat) == (bia.token, bia.seat), again
+        with pytest.raises(grpc.aio.AioRpcError) as full:
+            await cris.sit(table_id)
+        assert full.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, full.value.details()
         bia.follow()
         for p in (ana, bia):
             await p.until(lambda p: any(e.HasField("cards_dealt") for e in p.events), "cards")
@@ -192,7 +202,7 @@ async def test_sitting_before_the_first_deal_and_filling_the_last_seat(arrangeme
             fair_hand(p, 1)
         no_false_alarm(ana, bia)
     finally:
-        await closing([ana, bia])
+        await closing([ana, bia, cris])
 
 
 @pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Cut", "Table/Act")
