@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import glob
 import itertools
 import logging
 import os
@@ -94,10 +95,13 @@ def count_in(folder: str) -> None:
 
 
 def counted(folder: str) -> list[Metric]:
-    """The counters every process that held a worker's place kept in ``folder``, summed (``count_in``)."""
+    """The counters every process that held a worker's place kept in ``folder``, summed (``count_in``). A file a
+    worker starting now has just made is still empty: it holds nothing yet, and prometheus_client cannot read it
+    (the whole page failed with a 500 when a scrape met a replacement worker's first moment), so it is left out."""
     try:
-        return list(MultiProcessCollector(None, path=folder).collect())  # type: ignore[no-untyped-call]
-    except (ValueError, OSError):  # not made yet, or gone with the server
+        files = [f for f in glob.glob(os.path.join(folder, "*.db")) if os.path.getsize(f) > 0]
+        return list(MultiProcessCollector.merge(files, accumulate=True))  # type: ignore[no-untyped-call]
+    except (ValueError, OSError):  # gone with the server
         return []
 
 

@@ -11,6 +11,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import urllib.request
 from collections import defaultdict
 from pathlib import Path
@@ -217,3 +218,20 @@ def test_the_guide_s_alert_rules_load_in_promtool(tmp_path: Path) -> None:
     checked = subprocess.run([promtool, "check", "rules", str(rules)], capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert f"SUCCESS: {alert_rules().count('- alert:')} rules found" in checked.stdout
+
+
+def test_a_counters_file_a_starting_worker_has_just_made_is_read_as_nothing_yet(tmp_path: Path) -> None:
+    """A worker's place keeps its counters in files the front reads at each scrape; a replacement worker makes its
+    file as it starts, empty for a moment. A scrape then reads the counters the place kept (the dead worker's), not
+    an error: it failed the whole page (HTTP 500) before."""
+    from cardtui.server.base.metrics import counted
+
+    kept = subprocess.run([sys.executable, "-c", (
+        "import os, sys; os.environ['PROMETHEUS_MULTIPROC_DIR'] = sys.argv[1]\n"
+        "from prometheus_client import Counter\n"
+        "Counter('cardtui_acts', 'acts', ['game']).labels('cacho').inc(3)\n"), str(tmp_path)],
+        capture_output=True, text=True, timeout=60)
+    assert kept.returncode == 0, kept.stderr
+    (tmp_path / "counter_999999.db").touch()  # the replacement's file, made a moment ago
+    samples = [s for family in counted(str(tmp_path)) for s in family.samples if s.name == "cardtui_acts_total"]
+    assert [(s.labels, s.value) for s in samples] == [({"game": "cacho"}, 3.0)], samples
