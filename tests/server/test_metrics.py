@@ -229,9 +229,9 @@ def test_a_counters_file_a_starting_worker_has_just_made_is_read_as_nothing_yet(
     kept = subprocess.run([sys.executable, "-c", (
         "import os, sys; os.environ['PROMETHEUS_MULTIPROC_DIR'] = sys.argv[1]\n"
         "from prometheus_client import Counter\n"
-        "Counter('cardtui_acts', 'acts', ['game']).labels('cacho').inc(3)\n"), str(tmp_path)],
+        "Counter('cardtui_acts', 'acts', ['game']).labels('truco_argentino').inc(3)\n"), str(tmp_path)],
         capture_output=True, text=True, timeout=60)
     assert kept.returncode == 0, kept.stderr
     (tmp_path / "counter_999999.db").touch()  # the replacement's file, made a moment ago
     samples = [s for family in counted(str(tmp_path)) for s in family.samples if s.name == "cardtui_acts_total"]
-    assert [(s.labels, s.value) for s in samples] == [({"game": "cacho"}, 3.0)], samples
+    assert [(s.labels, s.value) for s in samples] == [({"game": "truco_argentino"}, 3.0)], samples
