@@ -154,6 +154,7 @@ async def test_after_a_match_a_seat_its_person_left_is_an_open_bots_seat_and_the
             table_id = made.table.id
             table: Table = running.room.tables[table_id]
             ana = await Player(address).join(table_id, "ana")
+            ana.subscribe()  # she opens the table, as a client does: else the match waits for that (OPENING)
             await eventually(lambda: table.match is not None, "the match starts")
             await lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
             await ana.close()
