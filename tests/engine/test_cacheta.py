@@ -97,7 +97,8 @@ REASONS = {
 """The analysis's reasons at this game, and what is said of each in every language (tests/per_game.py)."""
 
 
-TESTS = GameTests(watched=Short(3, {"start_points": 2, "claim_ms": 500}), tournament=Short(4, {"start_points": 2}), entries=8,
+TESTS = GameTests(watched=Short(3, {"start_points": 2, "claim_ms": 500}), tournament=Short(4, {"start_points": 2}),
+                  entries=8,
                   offered=frozenset({"draw:stock", "draw:pile", "discard", "knock", "cut", "pass", "declare"}),
                   usual=4, fair=(Hands(4, 12),),
                   sims=(Sim(2, {"start_points": 1}, 3, "normal", frozenset({"flip", "standings"})),
