@@ -18,7 +18,7 @@ import grpc
 
 from cardtui.identity import create as create_identity
 from cardtui.server.store import SUFFIXES, token_digest
-from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2_grpc
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2, table_pb2_grpc
 from tests.server.test_restart import snapshot
 from tests.waiting import eventually_async
 
@@ -83,11 +83,19 @@ async def a_table_in_play(port: int, tmp_path: Path) -> tuple[list[str], dict[st
         seats[watch.token] = None
         async with grpc.aio.insecure_channel(at(port, watch.address)) as worker:
             table = table_pb2_grpc.TableStub(worker)
+            # each of the three opens the table, as a client does: else the first hand waits for that (up to ten
+            # seconds: server.actor.dealing.OPENING); none pledged a chain, so no deal waits for a seed of theirs
+            opened = [table.Subscribe(table_pb2.SubscribeRequest(token=token)) for token in seats]
+            for stream in opened:
+                await stream.read()
+
             async def dealt() -> bool:  # the table is full: the first hand is dealt
                 return (await snapshot(table, watch.token)).snapshot.view.hand >= 1
 
             await eventually_async(dealt, "the first hand dealt")
             assert (await snapshot(table, watch.token)).snapshot.view.hand >= 1
+            for stream in opened:
+                stream.cancel()
     return [*seats, made.owner_token, proved.session], seats, table_id
 
 
