@@ -349,10 +349,11 @@ def lines(proc: subprocess.Popen[str]) -> Iterator[str]:
 def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parallel: int = PARALLEL,
          answers: str = "team", log: IO[str] | None = None, mode: str = "play",
          progress: Callable[[HouseResult], None] | None = None, referee: bool = True,
-         read_answers: bool = True) -> HouseResult:
+         read_answers: bool = True, partners: bool = True) -> HouseResult:
     """``deals`` duplicate deals of ``policy`` against MiniTruco's ``strategy`` (G or S) in MiniTruco's house;
     ``referee``: tell a policy that can be told (hard) how this house takes an answer to a call; ``read_answers``:
-    and what the other team answered its seat's calls this match (``Memories``)."""
+    and what the other team answered its team's calls this match (``Memories``); ``partners``: its partner's calls
+    too, as the house tells them (else only the seat's own)."""
     core, built = classes()
     proc = subprocess.Popen(
         ["java", "-Xss8m", "-cp", f"{core}{os.pathsep}{built}", "MiniTrucoHouse", mode, strategy, str(deals),
@@ -397,7 +398,7 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                         read = mind.read()
                         log.write(f"L {ident} {read.lean!r} {read.answers}\n")
             elif tag == "W":
-                if book is not None:
+                if book is not None and partners:
                     told = Told(json.loads(rest))
                     t0 = time.thread_time()
                     book.heard(int(told.raw["match"]), told.seat, view_of(told)[0])
@@ -452,6 +453,8 @@ def main() -> None:
                     help="do not tell our bot how this house takes an answer (it plays as at our table)")
     ap.add_argument("--odds-only", action="store_true",
                     help="hard reads the other team's answers by the odds alone, not by what it answered this match")
+    ap.add_argument("--own-calls", action="store_true",
+                    help="hard's memory keeps only the answers to its seat's own calls, not to its partner's")
     args = ap.parse_args()
     policy = player(GAME, args.player)
     log = open(args.log, "w") if args.log else None  # noqa: SIM115 - closed below
@@ -463,7 +466,8 @@ def main() -> None:
 
     try:
         r = play(STRATEGIES[args.strategy], policy, args.player, args.deals, args.seed, args.parallel, args.answers,
-                 log, progress=progress, referee=not args.untold, read_answers=not args.odds_only)
+                 log, progress=progress, referee=not args.untold, read_answers=not args.odds_only,
+                 partners=not args.own_calls)
     finally:
         if log is not None:
             log.close()
