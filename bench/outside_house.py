@@ -71,8 +71,6 @@ GAME = "truco_paulista"
 _SUIT = {"c": Suit.HEARTS, "o": Suit.DIAMONDS, "e": Suit.SPADES, "p": Suit.CLUBS}
 _FACE = {"A": 1, "J": 11, "Q": 12, "K": 13}
 _WORD = {3: Word.TRUCO, 6: Word.SEIS, 9: Word.NOVE, 12: Word.DOZE}
-_CALL = CALLS[Word.TRUCO]
-"""A call as a seat sees its partner make it (``Memories.heard``): the rung is the view's."""
 _LEVEL = {1: 0, 3: 1, 6: 2, 9: 3, 12: 4}
 PARALLEL = 24
 """Matches in play at once: MiniTruco's bots sleep a second or two before each answer to a call, and our bot's
@@ -172,13 +170,9 @@ def view_of(told: Told) -> tuple[TrucoView, list[Action]]:
     kind = told.kind
     # Whose card the trick waits for: ours at our turn; while a call waits, the caller's (MiniTruco calls only
     # on one's turn), which says who leads an empty trick (after a tie, MiniTruco's trick opener leads again).
-    # Watching its partner call (kind "watch"): the partner's turn.
-    turn = you if kind == "turn" else partner if kind == "watch" else \
-        pending.seat if pending is not None and kind == "answer" else None
+    turn = you if kind == "turn" else pending.seat if pending is not None and kind == "answer" else None
     if kind == "turn":
         to_act: tuple[int, ...] = (you,)
-    elif kind == "watch":
-        to_act = (partner,)
     else:
         to_act = (you, partner) if r.get("partner_to_answer") else (you,)
     part = PaulistaPart(
@@ -197,8 +191,6 @@ def view_of(told: Told) -> tuple[TrucoView, list[Action]]:
             legal += [PLAY_DOWN[c] for c in mine]
         if nxt and nxt in _WORD:
             legal.append(CALLS[_WORD[nxt]])
-    elif kind == "watch":
-        legal = []
     else:
         legal = [ACCEPT, RUN]
     return view, legal
@@ -243,8 +235,6 @@ class HouseResult:
     seconds: float = 0.0
     read: list[tuple[int, float, float, bool]] = field(default_factory=list)
     """Every answer to our calls our bot read (``Memories.seen``)."""
-    heard: list[float] = field(default_factory=list)
-    """CPU seconds each of our seats took to weigh a call of its partner's (``Memories.heard``)."""
     by_top: int = 0
     """Matches that ended with the other team read by the best-card model (``search.AnswerRead``)."""
 
@@ -262,10 +252,6 @@ class HouseResult:
                f"  {self.hands / max(1, self.matches + self.unfinished):.1f} hands a match; decision time: "
                + self.times.line(self.player),
                f"  {self.seconds:.0f} s"]
-        if self.heard:
-            ms = sorted(self.heard)
-            out.append(f"  partners' calls weighed: {len(ms)}, p50 {ms[len(ms) // 2] * 1e3:.1f} ms, "
-                       f"p99 {ms[min(len(ms) - 1, len(ms) * 99 // 100)] * 1e3:.1f} ms CPU")
         if self.read:
             took = sum(1 for *_, a in self.read if a)
             out.append(f"  answers to our calls read: {len(self.read)}, {took} accepted; "
@@ -307,12 +293,6 @@ class Memories:
         if mind.heeds(action):
             self.minds[(match, seat)] = mind.acted(view, legal, action)
 
-    def heard(self, match: int, seat: int, view: TrucoView) -> None:
-        """The seat sees its partner call (the house's ``W``), seeing ``view``: as a table hands it the call."""
-        mind = self.memory(match, seat, view)
-        if mind.hears(_CALL):
-            self.minds[(match, seat)] = mind.heard(view, (seat + 2) % 4, _CALL)
-
     def ended(self, match: int) -> int:
         """Forget a finished match; how many of its seats ended it reading the other team by its best card."""
         by_top = 0
@@ -349,11 +329,10 @@ def lines(proc: subprocess.Popen[str]) -> Iterator[str]:
 def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parallel: int = PARALLEL,
          answers: str = "team", log: IO[str] | None = None, mode: str = "play",
          progress: Callable[[HouseResult], None] | None = None, referee: bool = True,
-         read_answers: bool = True, partners: bool = True) -> HouseResult:
+         read_answers: bool = True) -> HouseResult:
     """``deals`` duplicate deals of ``policy`` against MiniTruco's ``strategy`` (G or S) in MiniTruco's house;
     ``referee``: tell a policy that can be told (hard) how this house takes an answer to a call; ``read_answers``:
-    and what the other team answered its team's calls this match (``Memories``); ``partners``: its partner's calls
-    too, as the house tells them (else only the seat's own)."""
+    and what the other team answered its seat's calls this match (``Memories``)."""
     core, built = classes()
     proc = subprocess.Popen(
         ["java", "-Xss8m", "-cp", f"{core}{os.pathsep}{built}", "MiniTrucoHouse", mode, strategy, str(deals),
@@ -397,14 +376,6 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                     if book is not None:  # the read this decision was made on
                         read = mind.read()
                         log.write(f"L {ident} {read.lean!r} {read.answers}\n")
-            elif tag == "W":
-                if book is not None and partners:
-                    told = Told(json.loads(rest))
-                    t0 = time.thread_time()
-                    book.heard(int(told.raw["match"]), told.seat, view_of(told)[0])
-                    result.heard.append(time.thread_time() - t0)
-                if log is not None:
-                    log.write(line + "\n")
             elif tag == "M":
                 m = json.loads(rest)
                 if log is not None:
@@ -453,8 +424,6 @@ def main() -> None:
                     help="do not tell our bot how this house takes an answer (it plays as at our table)")
     ap.add_argument("--odds-only", action="store_true",
                     help="hard reads the other team's answers by the odds alone, not by what it answered this match")
-    ap.add_argument("--own-calls", action="store_true",
-                    help="hard's memory keeps only the answers to its seat's own calls, not to its partner's")
     args = ap.parse_args()
     policy = player(GAME, args.player)
     log = open(args.log, "w") if args.log else None  # noqa: SIM115 - closed below
@@ -466,8 +435,7 @@ def main() -> None:
 
     try:
         r = play(STRATEGIES[args.strategy], policy, args.player, args.deals, args.seed, args.parallel, args.answers,
-                 log, progress=progress, referee=not args.untold, read_answers=not args.odds_only,
-                 partners=not args.own_calls)
+                 log, progress=progress, referee=not args.untold, read_answers=not args.odds_only)
     finally:
         if log is not None:
             log.close()

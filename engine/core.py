@@ -88,14 +88,6 @@ class SeatMemory(Protocol):
         """The memory after this seat takes ``action``, seeing ``view`` with ``legal`` open to it."""
         ...
 
-    def hears(self, action: Action) -> bool:
-        """Whether another seat's ``action`` is one it keeps something of (``heard``): its view is made only then."""
-        ...
-
-    def heard(self, view: Any, seat: int, action: Action) -> SeatMemory:
-        """The memory after ``seat`` (another) takes ``action`` in sight of this seat, seeing ``view`` as it did."""
-        ...
-
     @property
     def watching(self) -> bool:
         """Whether it waits on something the seat will see (``saw``): asked after each action only then."""
@@ -553,16 +545,8 @@ class Bound(Match, Generic[S, O, V]):
         mind = self.memories.get(seat) or start()
         if mind.heeds(action):
             mind = mind.acted(self.game.view(self.state, seat), self.game.legal_actions(self.state, seat), action)
-        # The others' memories of this action, each from its own view as the action was taken (a partner's call).
-        heard: dict[int, SeatMemory] = {}
-        if mind.hears(action):
-            for other in range(len(self.game.scores(self.state))):
-                m = self.memories.get(other) or start()
-                if other != seat and m.hears(action):
-                    heard[other] = m.heard(self.game.view(self.state, other), seat, action)
         events = self.game.apply(self.state, seat, action)  # refused (IllegalAction): nothing remembered either
         self.memories[seat] = mind
-        self.memories.update(heard)
         for s, m in self.memories.items():
             if m.watching:
                 self.memories[s] = m.saw(self.game.view(self.state, s))

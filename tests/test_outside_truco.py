@@ -324,7 +324,7 @@ def test_a_call_is_likelier_accepted_by_best_card_answerers_only_while_a_manilha
 
 
 def test_our_seat_in_minitrucos_house_remembers_the_answers_to_its_trucos_as_a_table_would() -> None:
-    from cardtui.engine.truco.bots.search import TrucoMemory, _view_seed, answer_odds
+    from cardtui.engine.truco.bots.search import TrucoMemory
 
     state = _hand()
     book = outside_house.Memories()
@@ -342,14 +342,3 @@ def test_our_seat_in_minitrucos_house_remembers_the_answers_to_its_trucos_as_a_t
     refused = outside_house.view_of(outside_house.Told(_told(state, 1, "turn", hand=2)))[0]
     assert book.memory(8, 1, refused).calls[0].accepted is False  # a new hand: the call was refused
     assert book.ended(7) == 0 and (7, 1) not in book.minds and book.seen == [(7, *call.odds, True)]
-
-    # Its partner is told of the call as it is made (the house's W line), and weighs it from its own view, as a
-    # table's memory of the same call does.
-    seen = outside_house.view_of(outside_house.Told(_told(state, 3, "watch")))[0]
-    assert seen.turn == 1 and seen.to_act == (1,) and seen.cards == PAU.view(state, 3).cards
-    book.heard(9, 3, seen)
-    (heard,) = book.minds[(9, 3)].calls
-    assert heard.odds == answer_odds(seen, [], random.Random(_view_seed(seen)), outside_house.MINITRUCO, caller=1)
-    assert heard.odds != call.odds and book.minds[(9, 3)].watching
-    answered = outside_house.view_of(outside_house.Told(_told(state, 3, "turn", calls=["2 3", "+1 3"], stake=3)))[0]
-    assert book.memory(9, 3, answered).calls[0].accepted is True

@@ -20,7 +20,6 @@
  * Lines out (stdout), one JSON object after a tag:
  *   D <id> {...}   a decision of one of our seats: everything it was told (see CardtuiSeat.told); the answer comes
  *                  back on stdin as "<id> <word>", the word one of: play <card>, down <card>, call, accept, run
- *   W {...}        one of our seats sees its partner call: what it was told, as the call is made (no answer)
  *   K {...}        a decision of one of MiniTruco's bots (proof, and play for the record): its situation and answer
  *   H {...}        a hand dealt: the cards of positions 1 to 4 and who opens it; and each hand's end, with the scores
  *                  and its calls and answers
@@ -433,9 +432,6 @@ public final class MiniTrucoHouse {
                 match.calls.add(pos + " " + valor);
             }
             later(() -> {
-                if (pos == partner()) {
-                    emit("W", told("watch", false)); // the table shows every call: this seat sees its partner's
-                }
                 calls.add(pos + " " + valor);
                 pendingCaller = pos;
                 partnerRefused = false;

@@ -262,28 +262,21 @@ def test_hards_memory_of_a_truco_match_is_its_seats_own_and_comes_back_when_the_
     assert pickle.loads(pickle.dumps(decision)) == decision  # as it travels to a bot worker
 
     # Only the seat's view reaches it: the mão calls at once, and what it keeps is weighed from its own view, seeded
-    # by it (the others holding other cards, the same memory); its own cards otherwise, and the odds move. Its
-    # partner keeps the same call weighed from the partner's own view (the caller's cards hidden); the other team
-    # keeps nothing of it.
-    def called(hands: tuple[str, str, str, str], seat: int = 1) -> TrucoMemory:
+    # by it (the others holding other cards, the same memory); its own cards otherwise, and the odds move.
+    def called(hands: tuple[str, str, str, str]) -> TrucoMemory:
         state, _ = PAU.resume(PAU.options({}), [SeatInfo(i, f"p{i}", i % 2) for i in range(4)], [3, 7], 0, 1, 1)
         for s, text in enumerate(hands):
             state.hands[s] = list(parse_cards(text))
         table = Bound(PAU, state)
         table.apply(1, Action("keep"))
-        view, legal = PAU.view(state, seat), PAU.legal_actions(state, seat)
+        view, legal = PAU.view(state, 1), PAU.legal_actions(state, 1)
         table.apply(1, Action("truco"))
         table.apply(next(s for s in table.to_act() if table.legal_actions(s)), Action("accept"))
-        memory = table.memory(seat)
+        memory = table.memory(1)
         assert isinstance(memory, TrucoMemory) and memory.calls[0].accepted is True
-        assert memory.calls[0].odds == answer_odds(view, legal if seat == 1 else [], random.Random(_view_seed(view)),
-                                                   MINITRUCO, caller=None if seat == 1 else 1)
-        assert table.memory(0) == table.memory(2) == TrucoMemory(MINITRUCO)
+        assert memory.calls[0].odds == answer_odds(view, legal, random.Random(_view_seed(view)), MINITRUCO)
         return memory
 
     first = called(("4C 3H KS", "6D 2S QH", "AS 5D 6C", "7H 3S JD"))
     assert called(("7H 3S JD", "6D 2S QH", "4C 3H KS", "AS 5D 6C")) == first
     assert called(("4C 3H KS", "5C 4D 6S", "7D 2S QH", "7H 3S JD")).calls[0].odds != first.calls[0].odds
-    heard = called(("4C 3H KS", "6D 2S QH", "AS 5D 6C", "7H 3S JD"), seat=3)
-    assert called(("6D 2S QH", "AS 5D 6C", "4C 3H KS", "7H 3S JD"), seat=3) == heard  # the caller's cards hidden
-    assert called(("4C 3H KS", "6D 2S QH", "AS 5D 6C", "7D 2C QC"), seat=3).calls[0].odds != heard.calls[0].odds

@@ -658,10 +658,9 @@ class AnswerRead:
 
 
 def answer_odds(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee,
-                worlds: int = ANSWER_WORLDS, caller: int | None = None) -> tuple[float, float]:
-    """The chance that the other team accepts a truco this seat calls now (or its partner, ``caller``, at its
-    turn), by the odds of its hands alone and by the best-card model (``AnswerRead``), each on the same deals,
-    weighed as hard weighs them from this seat's view."""
+                worlds: int = ANSWER_WORLDS) -> tuple[float, float]:
+    """The chance that the other team accepts a truco this seat calls now, by the odds of its hands alone and by
+    the best-card model (``AnswerRead``), each on the same deals, weighed as hard weighs them."""
     s = Searcher(view, legal, rng, worlds, reads=True, accept_at=HOUSE_ACCEPT, referee=referee,
                  read_floors=HOUSE_READ)
     k = Knowledge.of(view, True, referee)
@@ -678,7 +677,7 @@ def answer_odds(view: TrucoView, legal: list[Action], rng: random.Random, refere
         total += w
         for j, model in enumerate(models):
             c = sim.copy()
-            c.apply(s.you if caller is None else caller, (CALL, 0))
+            c.apply(s.you, (CALL, 0))
             for _ in range(4):  # each answerer once, and no more
                 if c.done or c.pending != s.team:
                     break
@@ -718,13 +717,13 @@ class Called:
 
 @dataclass(frozen=True, slots=True)
 class TrucoMemory:
-    """What a seat has seen the other team answer to its team's trucos this match (``engine.core.SeatMemory``).
+    """What a seat has seen the other team answer to its own trucos this match (``engine.core.SeatMemory``).
 
-    Hard reads the answerers by it (``AnswerRead``). It holds only what the seat saw: its own view as it or its
-    partner called (the odds of an acceptance are weighed from that view, seeded by it: a partner's call from the
-    seat's own cards, not the partner's), and the answer, which the table shows everyone: the rung rose
-    (accepted), or the hand ended at the same rung (refused). The table keeps it from the match's actions
-    (``engine.core.Bound``), MiniTruco's house from what our seat is told: the same memory."""
+    Hard reads the answerers by it (``AnswerRead``). It holds only what the seat saw: its own view as it called
+    (the odds of an acceptance are weighed from that view, seeded by it), and the answer, which the table shows
+    everyone: the rung rose (accepted), or the hand ended at the same rung (refused). Its partner's calls are
+    not in it: the odds of those would be weighed from the partner's cards. The table keeps it from the match's
+    actions (``engine.core.Bound``), MiniTruco's house from what our seat is told: the same memory."""
 
     referee: Referee = OURS
     """The table's referee: the odds are weighed only where they are read (a call put to both partners)."""
@@ -744,19 +743,6 @@ class TrucoMemory:
         if action.type not in TRUCO_CALLS or view.pending is not None:  # a raise given as an answer: not a call
             return self
         odds = answer_odds(view, list(legal), random.Random(_view_seed(view)), self.referee)
-        return replace(self, calls=(*self.calls, Called(view.hand, view.level, odds)))
-
-    def hears(self, action: Action) -> bool:
-        return self.heeds(action)
-
-    def heard(self, view: TrucoView, seat: int, action: Action) -> TrucoMemory:
-        """A call by the partner at its turn, weighed from this seat's view as the partner called (its cards
-        hidden, as the table hides them); the answer is then watched as for the seat's own call."""
-        you = view.you
-        if (action.type not in TRUCO_CALLS or view.pending is not None or you is None or seat == you
-                or seat & 1 != you & 1):
-            return self
-        odds = answer_odds(view, [], random.Random(_view_seed(view)), self.referee, caller=seat)
         return replace(self, calls=(*self.calls, Called(view.hand, view.level, odds)))
 
     @property
