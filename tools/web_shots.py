@@ -65,6 +65,8 @@ DEVICES = [
 STARTING = 120.0
 """Seconds a guest's first screens may take: each guest's client is a process of its own, started as the page
 opens (its imports alone are seconds of CPU, and many times that on a host busy with other work)."""
+DRAWING = 30.0
+"""Seconds the page may take to draw what it was sent (a browser on a busy host paints late, but paints)."""
 COVERS = 0.9
 """The share of the window the terminal must cover, whichever way the phone is held."""
 
@@ -124,6 +126,8 @@ class Page:
         self.screen = pyte.Screen(80, 24)
         self.stream = CsiStream(self.screen)
         self.changed = asyncio.Event()
+        self.frames = 0
+        """How many frames of the app's output the page had (each websocket message is one of the app's writes)."""
         self.resizes = 0
         self.sizes: list[tuple[int, int]] = []
         """Each size the page sent, in order (columns, rows)."""
@@ -144,6 +148,7 @@ class Page:
                 frame = data["params"]["response"]
                 if frame["opcode"] == 2:  # the app's output: terminal bytes
                     self.stream.feed(base64.b64decode(frame["payloadData"]))
+                    self.frames += 1
                     self._drawn = None
                     self.changed.set()
             elif data.get("method") == "Network.webSocketFrameSent":
@@ -177,21 +182,37 @@ class Page:
     def text(self) -> str:
         return "\n".join(self.lines())
 
-    async def wait_for(self, what: str | Callable[[str], bool], timeout: float = 20.0, settle: float = 0.6) -> None:
-        """Until the screen shows ``what`` (or ``what(text)`` holds), then ``settle`` seconds for the frame
-        to finish drawing: a frame may come in more than one piece."""
+    async def wait_for(self, what: str | Callable[[str], bool], timeout: float = 20.0) -> None:
+        """Until the screen shows ``what`` (or ``what(text)`` holds) and the page has drawn it: its terminal
+        has read every frame of the app's that had come, the browser has painted since, and no frame came
+        meanwhile (a change of screen may take the app more than one frame: a tap or a shot is of the screen
+        as it stands). The page says when it has drawn (its ``cardtuiDrawn``): a wait for an event, not a pause."""
         test = what if callable(what) else (lambda text: what in text)
         deadline = time.monotonic() + timeout
-        while not test(self.text()):
-            if self.closed_reason:
-                raise RuntimeError(f"the session closed while waiting for {what!r}")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"{what!r} never showed; the screen:\n{self.text()}")
-            self.changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), left)
-        await asyncio.sleep(settle)
+        while True:
+            while not test(self.text()):
+                if self.closed_reason:
+                    raise RuntimeError(f"the session closed while waiting for {what!r}")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"{what!r} never showed; the screen:\n{self.text()}")
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), left)
+            seen = self.frames
+            await self.drawn(seen)
+            if (self.frames == seen or time.monotonic() > deadline) and test(self.text()):
+                return
+
+    async def drawn(self, frames: int) -> None:
+        """Until the page has drawn the app's first ``frames`` frames (read them into its terminal, then
+        painted)."""
+        try:
+            await asyncio.wait_for(self.call("Runtime.evaluate", awaitPromise=True, returnByValue=True,
+                                             expression=f"window.cardtuiDrawn({frames})"), DRAWING)
+        except TimeoutError as e:
+            raise TimeoutError(f"the page never drew the app's first {frames} frames; the screen:\n"
+                               f"{self.text()}") from e
 
     def found(self, label: str, rows: range | None = None) -> bool:
         """Whether the screen shows ``label`` (within ``rows``)."""
