@@ -127,7 +127,8 @@ class Page:
         self.stream = CsiStream(self.screen)
         self.changed = asyncio.Event()
         self.frames = 0
-        """How many frames of the app's output the page had (each websocket message is one of the app's writes)."""
+        """How many frames of the app's output the page had over its websocket (each message is one of the app's
+        writes), as the page counts them (``cardtuiDrawn``)."""
         self.resizes = 0
         self.sizes: list[tuple[int, int]] = []
         """Each size the page sent, in order (columns, rows)."""
@@ -159,6 +160,8 @@ class Page:
                     self.resizes += 1
                     self.sizes.append((sent[1]["width"], sent[1]["height"]))
                     self.changed.set()
+            elif data.get("method") == "Network.webSocketCreated":  # the page (a new one, if it went on) counts anew
+                self.frames = 0
             elif data.get("method") == "Network.webSocketClosed":
                 self.closed_reason = "closed"
                 self.changed.set()
