@@ -129,6 +129,8 @@ class Page:
         self.frames = 0
         """How many frames of the app's output the page had over its websocket (each message is one of the app's
         writes), as the page counts them (``cardtuiDrawn``)."""
+        self.unanswered = False
+        """The page sent the app a new size and no frame came since: the screen is the old size's, resized."""
         self.resizes = 0
         self.sizes: list[tuple[int, int]] = []
         """Each size the page sent, in order (columns, rows)."""
@@ -150,11 +152,14 @@ class Page:
                 if frame["opcode"] == 2:  # the app's output: terminal bytes
                     self.stream.feed(base64.b64decode(frame["payloadData"]))
                     self.frames += 1
+                    self.unanswered = False
                     self._drawn = None
                     self.changed.set()
             elif data.get("method") == "Network.webSocketFrameSent":
                 sent = json.loads(data["params"]["response"]["payloadData"])
                 if sent[0] == "resize":
+                    if (sent[1]["width"], sent[1]["height"]) != (self.screen.columns, self.screen.lines):
+                        self.unanswered = True  # the app redraws at a new size (the server passes on no other)
                     self.screen.resize(sent[1]["height"], sent[1]["width"])
                     self._drawn = None
                     self.resizes += 1
@@ -189,22 +194,24 @@ class Page:
         """Until the screen shows ``what`` (or ``what(text)`` holds) and the page has drawn it: its terminal
         has read every frame of the app's that had come, the browser has painted since, and no frame came
         meanwhile (a change of screen may take the app more than one frame: a tap or a shot is of the screen
-        as it stands). The page says when it has drawn (its ``cardtuiDrawn``): a wait for an event, not a pause."""
+        as it stands); and after the page sent the app a new size, once the app has drawn since. The page says
+        when it has drawn (its ``cardtuiDrawn``): a wait for an event, not a pause."""
         test = what if callable(what) else (lambda text: what in text)
         deadline = time.monotonic() + timeout
         while True:
-            while not test(self.text()):
+            while self.unanswered or not test(self.text()):
                 if self.closed_reason:
                     raise RuntimeError(f"the session closed while waiting for {what!r}")
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError(f"{what!r} never showed; the screen:\n{self.text()}")
+                    late = " (the app never drew at its new size)" if self.unanswered else ""
+                    raise TimeoutError(f"{what!r} never showed{late}; the screen:\n{self.text()}")
                 self.changed.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), left)
             seen = self.frames
             await self.drawn(seen)
-            if (self.frames == seen or time.monotonic() > deadline) and test(self.text()):
+            if (self.frames == seen or time.monotonic() > deadline) and not self.unanswered and test(self.text()):
                 return
 
     async def drawn(self, frames: int) -> None:
