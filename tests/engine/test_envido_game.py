@@ -68,7 +68,7 @@ def test_the_deals_table_is_every_deal_of_the_deck_counted_once() -> None:
 
 
 @pytest.mark.parametrize(("mano", "other", "target"), [(0, 0, 30), (15, 14, 30), (27, 27, 30), (8, 3, 15)])
-def test_a_best_response_gains_little_against_the_strategy_hard_plays(mano: int, other: int, target: int) -> None:
+def test_a_best_response_gains_little_against_the_strategy_played(mano: int, other: int, target: int) -> None:
     # The exact best response of each side in the abstract game, against the strategy played (the equilibrium's
     # average less its rarest moves): on average it gains under a fifth of a point of match odds.
     solver = Solver(mano, other, target, target - max(mano, other))
@@ -92,7 +92,7 @@ def test_an_envido_of_33_is_never_refused_and_an_envido_of_nothing_never_falta()
 
 
 @pytest.mark.parametrize("word", WORDS)
-def test_hard_holding_33_never_refuses_an_envido(word: str) -> None:
+def test_holding_33_the_equilibrium_never_refuses_an_envido(word: str) -> None:
     # Seat 1 is mano (seat 0 deals) and calls; hard (seat 0) holds 7o 6o, an envido of 33, at many scores and hands.
     for hand, scores in enumerate(((0, 0), (12, 3), (20, 25), (27, 28), (29, 29))):
         st = argentino(scores, hand=hand + 1, s0="7o 6o 4e", s1="4c 5b 6c")
