@@ -20,7 +20,7 @@ from cardtui.engine.truco.envido import envido
 OUT = Path(__file__).resolve().parent.parent / "engine" / "truco" / "bots" / "envido_deals.py"
 
 
-def _classes() -> dict[tuple[int, ...], int]:
+def hand_classes() -> dict[tuple[int, ...], int]:
     """Each of the mano's hands by its class under the suits' permutations: a representative and how many hands."""
     suits = sorted({c.suit for c in DECK}, key=str)
     index = {c: i for i, c in enumerate(DECK)}
@@ -42,7 +42,7 @@ def count(hands: Iterable[tuple[tuple[int, ...], int]] | None = None) -> tuple[l
     n = len(BUCKETS)
     deals = [[0] * n for _ in range(n)]
     wins = [[0] * n for _ in range(n)]
-    for hand, times in (hands if hands is not None else _classes().items()):
+    for hand, times in (hands if hands is not None else hand_classes().items()):
         mine = env[hand]
         a = bucket_of(mine)
         left = [i for i in range(len(DECK)) if i not in hand]

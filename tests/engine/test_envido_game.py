@@ -62,7 +62,8 @@ def test_the_deals_table_is_every_deal_of_the_deck_counted_once() -> None:
     assert all(MANO_WINS[a][b] == (DEALS[a][b] if a > b else 0) for a in range(len(BUCKETS))
                for b in range(len(BUCKETS)) if a != b)
     top = len(BUCKETS) - 1
-    hands = [(h, n) for h, n in envido_deals._classes().items() if bucket_of(envido([DECK[i] for i in h])[0]) == top]
+    hands = [(h, n) for h, n in envido_deals.hand_classes().items()
+             if bucket_of(envido([DECK[i] for i in h])[0]) == top]
     deals, wins = envido_deals.count(hands)
     assert deals[top] == list(DEALS[top]) and wins[top] == list(MANO_WINS[top])
 
