@@ -148,11 +148,12 @@ async def test_the_key_row_answers_every_tap_even_with_the_chat_line_focused(
             await page.wait_for(lambda t: "Bia: hi" in t)
             for tap in range(5):
                 await page.tap_element('#keys button[data-key="help"]')
-                await page.wait_for(lambda t: "high to low" in t.lower() or "best first" in t.lower(), timeout=15)
+                await page.wait_for(lambda t: "high to low" in t.lower() or "best first" in t.lower(), timeout=15,
+                                    settle=0.2)
                 if tap == 0:
                     await page.shot(tmp_path / "help-by-tap.png")
                 await page.tap_element('#keys button[data-key="escape"]')
-                await page.wait_for(lambda t: "/ Chat" in t.splitlines()[-1], timeout=15)
+                await page.wait_for(lambda t: "/ Chat" in t.splitlines()[-1], timeout=15, settle=0.2)
             assert await taps_taken(page) == 13, "every tap of the row was taken (its Enter twice, chat once, ten more)"
             assert "?" not in page.text().splitlines()[-3], "nothing typed into the chat line"
             await page.ws.close()

@@ -85,8 +85,8 @@ wait, so it is a wait for an answer that comes, not a pause."""
 
 async def shows(page: Page, found: Callable[[], T | None], timeout: float = RESPONSE) -> T:
     """Until ``found()`` finds something on the screen (looked at whenever the page's terminal changes):
-    what it found, at once (``Page.wait_for`` waits for the page to have drawn it too: a turn of a
-    rummy hand is a few of these, and a hand some thirty turns)."""
+    what it found, at once (``Page.wait_for`` lets the frame finish drawing first: a turn of a rummy
+    hand is a few of these, and a hand some thirty turns)."""
     deadline = time.monotonic() + timeout
     while (row := found()) is None:
         left = deadline - time.monotonic()
@@ -452,11 +452,11 @@ def timeless(text: str) -> str:
 
 async def moved(page: Page, before: str) -> None:
     """Until the screen shows more than a countdown's tick since ``before`` (the tap's action taken, or
-    the table moved on as it came: the next turn looks again either way), drawn by the page (the
-    rest of the change with it, if it came meanwhile): the next step reads the screen again, and a tap
-    it makes at a place that moved meanwhile is looked at again (``gone``, the cursor's mark)."""
+    the table moved on as it came: the next turn looks again either way). A moment for the rest of
+    the frame: the next step reads the screen again, and a tap it makes at a place that moved meanwhile
+    is looked at again (``gone``, the cursor's mark)."""
     with contextlib.suppress(TimeoutError):
-        await page.wait_for(lambda t: timeless(t) != timeless(before), timeout=15)
+        await page.wait_for(lambda t: timeless(t) != timeless(before), timeout=15, settle=0.15)
 
 
 @pytest.mark.timeout(600)  # a hand of taps on a machine that may be busy

@@ -65,8 +65,6 @@ DEVICES = [
 STARTING = 120.0
 """Seconds a guest's first screens may take: each guest's client is a process of its own, started as the page
 opens (its imports alone are seconds of CPU, and many times that on a host busy with other work)."""
-DRAWING = 30.0
-"""Seconds the page may take to draw what it was sent (a browser on a busy host paints late, but paints)."""
 COVERS = 0.9
 """The share of the window the terminal must cover, whichever way the phone is held."""
 
@@ -126,11 +124,6 @@ class Page:
         self.screen = pyte.Screen(80, 24)
         self.stream = CsiStream(self.screen)
         self.changed = asyncio.Event()
-        self.frames = 0
-        """How many frames of the app's output the page had over its websocket (each message is one of the app's
-        writes), as the page counts them (``cardtuiDrawn``)."""
-        self.unanswered = False
-        """The page sent the app a new size and no frame came since: the screen is the old size's, resized."""
         self.resizes = 0
         self.sizes: list[tuple[int, int]] = []
         """Each size the page sent, in order (columns, rows)."""
@@ -151,22 +144,16 @@ class Page:
                 frame = data["params"]["response"]
                 if frame["opcode"] == 2:  # the app's output: terminal bytes
                     self.stream.feed(base64.b64decode(frame["payloadData"]))
-                    self.frames += 1
-                    self.unanswered = False
                     self._drawn = None
                     self.changed.set()
             elif data.get("method") == "Network.webSocketFrameSent":
                 sent = json.loads(data["params"]["response"]["payloadData"])
                 if sent[0] == "resize":
-                    if (sent[1]["width"], sent[1]["height"]) != (self.screen.columns, self.screen.lines):
-                        self.unanswered = True  # the app redraws at a new size (the server passes on no other)
                     self.screen.resize(sent[1]["height"], sent[1]["width"])
                     self._drawn = None
                     self.resizes += 1
                     self.sizes.append((sent[1]["width"], sent[1]["height"]))
                     self.changed.set()
-            elif data.get("method") == "Network.webSocketCreated":  # the page (a new one, if it went on) counts anew
-                self.frames = 0
             elif data.get("method") == "Network.webSocketClosed":
                 self.closed_reason = "closed"
                 self.changed.set()
@@ -190,39 +177,21 @@ class Page:
     def text(self) -> str:
         return "\n".join(self.lines())
 
-    async def wait_for(self, what: str | Callable[[str], bool], timeout: float = 20.0) -> None:
-        """Until the screen shows ``what`` (or ``what(text)`` holds) and the page has drawn it: its terminal
-        has read every frame of the app's that had come, the browser has painted since, and no frame came
-        meanwhile (a change of screen may take the app more than one frame: a tap or a shot is of the screen
-        as it stands); and after the page sent the app a new size, once the app has drawn since. The page says
-        when it has drawn (its ``cardtuiDrawn``): a wait for an event, not a pause."""
+    async def wait_for(self, what: str | Callable[[str], bool], timeout: float = 20.0, settle: float = 0.6) -> None:
+        """Until the screen shows ``what`` (or ``what(text)`` holds), then ``settle`` seconds for the frame
+        to finish drawing: a frame may come in more than one piece."""
         test = what if callable(what) else (lambda text: what in text)
         deadline = time.monotonic() + timeout
-        while True:
-            while self.unanswered or not test(self.text()):
-                if self.closed_reason:
-                    raise RuntimeError(f"the session closed while waiting for {what!r}")
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    late = " (the app never drew at its new size)" if self.unanswered else ""
-                    raise TimeoutError(f"{what!r} never showed{late}; the screen:\n{self.text()}")
-                self.changed.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), left)
-            seen = self.frames
-            await self.drawn(seen)
-            if (self.frames == seen or time.monotonic() > deadline) and not self.unanswered and test(self.text()):
-                return
-
-    async def drawn(self, frames: int) -> None:
-        """Until the page has drawn the app's first ``frames`` frames (read them into its terminal, then
-        painted)."""
-        try:
-            await asyncio.wait_for(self.call("Runtime.evaluate", awaitPromise=True, returnByValue=True,
-                                             expression=f"window.cardtuiDrawn({frames})"), DRAWING)
-        except TimeoutError as e:
-            raise TimeoutError(f"the page never drew the app's first {frames} frames; the screen:\n"
-                               f"{self.text()}") from e
+        while not test(self.text()):
+            if self.closed_reason:
+                raise RuntimeError(f"the session closed while waiting for {what!r}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{what!r} never showed; the screen:\n{self.text()}")
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        await asyncio.sleep(settle)
 
     def found(self, label: str, rows: range | None = None) -> bool:
         """Whether the screen shows ``label`` (within ``rows``)."""
