@@ -32,7 +32,7 @@ from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phas
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
 from cardtui.engine.truco.bots import today as truco_today
-from cardtui.engine.truco.bots.search import HARD_WORLDS, Searcher
+from cardtui.engine.truco.bots.search import HARD_ACCEPT, HARD_WORLDS, Searcher
 from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.paulista.game import GAME as PAU
 from cardtui.engine.truco.paulista.game import PaulistaState
@@ -155,11 +155,14 @@ def test_hard_answers_a_truco_with_no_envido_on_nothing(scores: tuple[int, int])
 
 
 def test_a_strong_envido_calls_falta_envido() -> None:
+    # Hard bets the heads-up envido by the equilibrium of its own game, which mixes its strong hands among its
+    # calls (tests/engine/test_envido_game.py); the other levels call falta on 33.
+    levels = tuple(level for level in ALL if level != "hard")
     st = argentino(scores=(10, 10), dealer=1, s0="7o 6o 4e", s1="4c 5b 6c")  # 33 of envido
-    for level, action in each("truco_argentino", ARG, st, 0).items():
+    for level, action in each("truco_argentino", ARG, st, 0, levels).items():
         assert action.type == "falta_envido", level
     st = argentino(scores=(27, 10), dealer=1, s0="7o 6o 4e", s1="4c 5b 6c")  # 3 points win the match
-    for level, action in each("truco_argentino", ARG, st, 0).items():
+    for level, action in each("truco_argentino", ARG, st, 0, levels).items():
         assert action.type in ("falta_envido", "real_envido"), level
 
 
@@ -503,6 +506,12 @@ def _unmixed(view: TrucoView, legal: list[Action], rng: random.Random) -> Action
     return Searcher(view, legal, rng, HARD_WORLDS, reads=True).decide()
 
 
+def _mixed_search(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
+    """Hard's search with its bluffs mixed, the heads-up envido too (not by its equilibrium)."""
+    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
+                    equilibrium=False).decide()
+
+
 def test_bluffs_are_mixed_not_made_every_time() -> None:
     # Truco at trick 3, one trick each, seat 0 to lead its last card, the 4c (it loses to any card but
     # a 4): a truco here is a bluff, which "always accept" farms when it is made every time. Indifference
@@ -517,9 +526,9 @@ def test_bluffs_are_mixed_not_made_every_time() -> None:
     unmixed = sum(decide(ARG, trick3(s), 0, _unmixed, s).type == "truco" for s in range(30)) / 30
     assert unmixed >= 0.7  # the search left to itself: its model of the others refuses, so it always bluffs
     assert 0.1 <= truco <= 0.6, truco
-    # An envido of 11 opens with a plain envido now and then (bluff_rate for envido's odds), never more.
-    opening = [decide(ARG, argentino(dealer=1, seed=s, s0="4c 5o 6b"), 0, LEVELS["truco_argentino"]["hard"], s).type
-               for s in range(30)]
+    # An envido of 11 opens with a plain envido now and then (bluff_rate for envido's odds), never more: hard's
+    # mixed bluffs where the envido's equilibrium does not decide (four players, the flor), here heads-up.
+    opening = [decide(ARG, argentino(dealer=1, seed=s, s0="4c 5o 6b"), 0, _mixed_search, s).type for s in range(30)]
     assert not {"real_envido", "falta_envido"} & set(opening)
     assert 0.02 <= opening.count("envido") / 30 <= 0.4, opening
     # Cacho heads-up, round 3, nobody has bet, the eldest holds AS 2H 3C: a bet is a bluff, drawn at the

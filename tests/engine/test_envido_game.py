@@ -1,8 +1,7 @@
-"""The envido at truco argentino heads-up by the equilibrium of the envido's own game (``envido_game``), as hard's
-search bets it with ``equilibrium`` on (hard's default is off: ``Searcher.equilibrium``).
+"""Hard's envido at truco argentino heads-up, by the equilibrium of the envido's own game (``envido_game``).
 
 The adversary is built here too: the exact best response of each side in the abstract game, against the strategy
-played (``exploitability``). The rigged deals check the rules a sound envido keeps: 33 never refuses, a call
+hard plays (``exploitability``). The rigged deals check the rules a sound envido keeps: 33 never refuses, a call
 that a refusal would hand over the match is taken, the same view draws the same move, and the tables the
 equilibrium leaves alone (four players) decide as before.
 """
@@ -30,8 +29,7 @@ WORDS = ("envido", "real_envido", "falta_envido")
 
 
 def hard(st: ArgentinoState, seat: int, seed: int = 1, equilibrium: bool = True) -> Action:
-    """Hard's search's decision for ``seat``, the envido by the equilibrium or not (a signal first is made, and the
-    search asked again)."""
+    """Hard's decision for ``seat`` (a signal first is made, and hard asked again)."""
     rng = random.Random(seed)
     for _ in range(3):
         action = Searcher(ARG.view(st, seat), ARG.legal_actions(st, seat), rng, HARD_WORLDS, mixed=True, reads=True,
@@ -126,7 +124,7 @@ def test_the_same_view_draws_the_same_envido_and_the_draws_follow_the_equilibriu
 
 
 def test_four_players_bet_the_envido_as_before() -> None:
-    # The equilibrium is the heads-up game's: at four, the search decides by itself and its mixed bluffs, as before.
+    # The equilibrium is the heads-up game's: at four, hard decides by the search and its mixed bluffs, as before.
     st = argentino(players=4, dealer=3, s0="7o 6o 4e")
     assert any(a.type == "envido" for a in ARG.legal_actions(st, 0))
     for seed in range(3):

@@ -1,5 +1,4 @@
-"""The envido of truco argentino heads-up as a game of its own, and its equilibrium (CFR+), by which hard's search
-bets it when asked to (``Searcher(equilibrium=True)``; hard's default is off: see ``Searcher.equilibrium``).
+"""The envido of truco argentino heads-up as a game of its own, and its equilibrium (CFR+), by which hard bets it.
 
 The abstract game: each side holds its envido (in ``BUCKETS``: each value from 24 up on its own, the lower ones
 grouped), dealt as the 40 cards deal them together (``envido_deals``, counted over every deal). The mano may open
@@ -13,8 +12,8 @@ worth changes with the score, as its refusals and acceptances do.
 
 Calls and answers are solved together: CFR+ (regret matching+, the average strategy weighed linearly) over
 ``ITERATIONS`` rounds, per score (``solve``, cached). What the abstract game leaves out (cards seen in play before an
-envido, a truco called first, an opponent's flor) it leaves out; the search samples its envido from the
-equilibrium's mixed strategy at its information set, seeded by what it sees (``draw``).
+envido, a truco called first, an opponent's flor) it leaves out; hard samples its envido from the equilibrium's
+mixed strategy at its information set, seeded by what it sees (``draw``).
 
 The adversary is built alongside: ``exploitability`` is the exact best response of each side in the abstract game
 against the average strategy, and what it gains on average over the game's value.
@@ -315,7 +314,7 @@ def refined(strategy: Strategy) -> Strategy:
 
 @lru_cache(maxsize=4096)
 def solve(mano: int, other: int, target: int, falta: int) -> Strategy:
-    """The strategy played at a score (each side's points, the mano's first; what falta envido pays): the
+    """The strategy hard plays at a score (each side's points, the mano's first; what falta envido pays): the
     equilibrium's average, its rarest moves left out (``played``), 33 never refusing (``refined``), solved once
     and kept."""
     return refined(played(Solver(mano, other, target, falta).run()))

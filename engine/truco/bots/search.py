@@ -131,15 +131,11 @@ class Searcher:
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
                  referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
                  raise_at: float = MODEL_RAISE, last_floor: float | None = None,
-                 accept_top: int | None = None, equilibrium: bool = False, equilibrium_calls: bool = True) -> None:
+                 accept_top: int | None = None, equilibrium: bool = True) -> None:
         self.view = view
         self.equilibrium = equilibrium
         """With ``mixed``, the envido of truco argentino heads-up bet by the equilibrium of its own game
-        (``envido_history``); off (hard's default), by the search and the mixed bluffs. Measured on: a best response
-        fell from 71.5% to 47.8% of 400 matches against it, but hard against normal from 75.0% to 69.8% of 400
-        (``bench/marks.md``, issue 88), so hard does not play it yet."""
-        self.equilibrium_calls = equilibrium_calls
-        """With ``equilibrium``, the envido's calls by it too (off: only its answers, the calls by the search)."""
+        (``envido_history``); off, by the search and the mixed bluffs, as before."""
         self.referee = referee
         """How the table takes an answer to a truco (``sim.Referee``): the model plays it out so."""
         self.read_floors = tuple(read_floors) if read_floors is not None else None
@@ -315,7 +311,7 @@ class Searcher:
             calls = "".join(envido_game.MOVE[w] for w in part.envido_calls)
             opener = pending.seat if len(calls) % 2 else self.you
             history = ("" if opener == part.mano else envido_game.PASS) + calls
-        elif self.equilibrium_calls and any(a.type in ENVIDO_WORDS for a in self.legal) and not part.envido_calls:
+        elif any(a.type in ENVIDO_WORDS for a in self.legal) and not part.envido_calls:
             history = "" if self.you == part.mano else envido_game.PASS
         else:
             return None
