@@ -28,6 +28,7 @@ from functools import cache, lru_cache
 from operator import mul
 
 from cardtui.engine.bots import odds
+from cardtui.engine.truco import envido as rules
 
 BUCKETS: tuple[tuple[int, int], ...] = (
     (0, 6), (7, 19), (20, 23), (24, 24), (25, 25), (26, 26), (27, 27), (28, 28), (29, 29), (30, 30), (31, 31),
@@ -49,12 +50,13 @@ PASS, ENVIDO, REAL, FALTA, QUIERO, NO_QUIERO = "p", "E", "R", "F", "q", "n"
 """The abstract game's moves: a history is a string of them ("pE" the mano passed and the other called envido)."""
 WORD = {ENVIDO: "envido", REAL: "real_envido", FALTA: "falta_envido", QUIERO: "quiero", NO_QUIERO: "no_quiero"}
 """Each move's action type at the table (a pass is any action not an envido's)."""
-MOVE = {"envido": ENVIDO, "real_envido": REAL, "falta_envido": FALTA}
+_CALL = {rules.ENVIDO: ENVIDO, rules.REAL: REAL, rules.FALTA: FALTA}
+_WORD = {move: word for word, move in _CALL.items()}
+MOVE = {word.value: move for word, move in _CALL.items()}
 """Each envido call said at the table, as a move."""
-NEXT: dict[str, str] = {"": "ERF", "E": "ERF", "R": "RF", "EE": "RF", "ER": "F", "RR": "F", "EER": "F"}
-"""The raises each sequence of calls allows (``engine.truco.envido.NEXT``)."""
-VALUE = {ENVIDO: 2, REAL: 3}
-ALONE_FOLD = {ENVIDO: 1, REAL: 2, FALTA: 1}
+NEXT: dict[str, str] = {"".join(map(_CALL.__getitem__, calls)): "".join(map(_CALL.__getitem__, raises))
+                        for calls, raises in rules.NEXT.items()}
+"""The raises each sequence of calls allows: the rules' own ladder (``engine.truco.envido.NEXT``), as moves."""
 
 
 def bucket_of(points: int) -> int:
@@ -66,12 +68,13 @@ def bucket_of(points: int) -> int:
 
 
 def accepted(calls: str, falta: int) -> int:
-    return falta if calls[-1] == FALTA else sum(VALUE[c] for c in calls)
+    """What the calls pay accepted, by the rules (``engine.truco.envido.accepted_value``)."""
+    return rules.accepted_value([_WORD[c] for c in calls], falta)
 
 
 def refused(calls: str) -> int:
-    before = sum(VALUE[c] for c in calls[:-1] if c != FALTA)
-    return (before or 1) if calls[-1] == FALTA else before + ALONE_FOLD[calls[-1]]
+    """What the calls pay refused, by the rules (``engine.truco.envido.refused_value``)."""
+    return rules.refused_value([_WORD[c] for c in calls])
 
 
 @dataclass(frozen=True, slots=True)
