@@ -168,10 +168,11 @@ class Searcher:
         k = Knowledge.of(self.view, self.reads, self.referee)
         cands = self.candidates()
         if self.mixed:
-            drawn = self.envido_drawn(k)
+            history = self.envido_history()
+            drawn = None if history is None else self.envido_drawn(history, k)
             if drawn is not None:
                 return drawn
-            if self.envido_history() is not None:  # the equilibrium passed: no envido this time
+            if history is not None:  # the equilibrium passed: no envido this time
                 cands = [c for c in cands if c[1] is None or c[1][0] != ENVIDO]
         cands = self.sound(cands, k)
         if self.mixed:
@@ -318,13 +319,12 @@ class Searcher:
         node = envido_game.node(history)
         return history if node.actor == (0 if self.you == part.mano else 1) else None
 
-    def envido_drawn(self, k: Knowledge) -> Action | None:
+    def envido_drawn(self, history: str, k: Knowledge) -> Action | None:
         """The envido's call or answer drawn from the equilibrium's mixed strategy at this seat's information set
         (its envido, the calls so far, whether it is mano, the score), seeded by what it sees there, so that the
         same view draws the same move; None where the equilibrium does not decide or it drew a pass."""
-        history = self.envido_history()
         part = self.view.argentino
-        if history is None or part is None or part.your_envido is None:
+        if part is None or part.your_envido is None:
             return None
         v = self.view
         mano = part.mano & 1
