@@ -325,3 +325,13 @@ def test_a_build_kept_in_the_cache_serves_the_next_venv_and_the_cache_keeps_the_
         monkeypatch.setattr(build_tool, "shared_key", lambda n=n: f"key{n}")
         build_tool.keep_shared(build)
     assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [f"key{n + 1}" for n in range(build_tool.KEPT)]
+
+
+def test_the_last_build_of_these_sources_did_not_fail() -> None:
+    """A build that fails leaves the room on plain Python and says so in one line above the tests, which then pass
+    slower: a change that breaks the compile (a name mypyc cannot type) would go unseen. ``make test`` builds first,
+    so a failure recorded for these very sources fails here, with the line that says why."""
+    if os.environ.get(native.OFF):
+        pytest.skip(f"{native.OFF} is set: no build is tried")
+    failure = build_tool.failed(native.DIR)
+    assert failure is None, f"the compiled build of these sources failed: {failure['why']} (make native shows why)"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Final
 
 from cardtui.engine.cards import Card
 from cardtui.engine.truco.ladder import Bet, Word
@@ -26,7 +27,10 @@ class Unsuited(StrEnum):
     HIGHEST = "highest"
 
 
-ENVIDO, REAL, FALTA = Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO
+ENVIDO: Final[Word] = Word.ENVIDO
+REAL: Final[Word] = Word.REAL_ENVIDO
+FALTA: Final[Word] = Word.FALTA_ENVIDO
+"""The three calls, each typed on its own: a module compiled beside this one (``tools.native``) reads them."""
 
 VALUE = {ENVIDO: 2, REAL: 3}
 """What each call adds to an accepted bet (Falta Envido replaces the sum)."""
