@@ -46,7 +46,10 @@ def serve(db: Path) -> tuple[Served, int]:
         ["--port", "0", "--db", str(db), "--bot-delay", "30", "--next-hand-delay", "50", "--log-level", "warning",
          "--no-announce", "--max-actions", "1e6", "--max-chat", "1e6", "--max-tables", "1e6",
          "--workers", "1",  # the one process the harness kills
-         "--bot-workers", "0"])
+         "--bot-workers", "0",
+         # Nobody here asks for an analysis: without its pool, each of the many starts spawns no fork server
+         # and resource tracker (about 0.1 s of a core a start, some 2 s of the run: bench/marks.md).
+         "--analysis-workers", "0"])
 
 
 @dataclass
