@@ -33,6 +33,21 @@ def _built_graph() -> grimp.ImportGraph:
                                        exclude_type_checking_imports=True)
 
 
+SCANS = pytest.mark.xdist_group("game-scans")
+"""The tests that read what ``tools.game_names`` finds in the package run in one test process, which reads and walks
+each module once for all of them (``package_scan``)."""
+
+
+@functools.cache
+def package_scan() -> dict[str, list[tuple[str, int, str]]]:
+    """Every kind of ``tools.game_names`` finding over the package's modules (``scan_each`` with all its finders):
+    parsing the package takes some 2 s of CPU, and three tests here read it, one kind or two each."""
+    from tools import game_names
+
+    kinds = tuple(game_names.FINDERS)
+    return dict(zip(kinds, game_names.scan_each(ROOT, kinds), strict=True))
+
+
 def package_graph() -> grimp.ImportGraph:
     """The import graph the contracts read (``tools.imports``), a copy of this process's own, so a test may add an
     import to it: reading every module's imports takes seconds of CPU, and three tests here read it."""
@@ -178,6 +193,7 @@ def test_the_server_importing_the_client_breaks_its_contract() -> None:
     assert not kept(), "the server importing the client"
 
 
+@SCANS
 def test_a_game_is_named_only_in_its_own_modules_and_the_registries() -> None:
     """A game's facts live where the game does: its rules, its entry (``engine/games/``), its client facts
     (``client/games/``), its board. Anywhere else it is asked for by name from the registries CONTRIBUTING names,
@@ -187,7 +203,7 @@ def test_a_game_is_named_only_in_its_own_modules_and_the_registries() -> None:
     from tools import game_names
 
     assert set(game_names.registries().games) == set(GAMES) == set(gamebook.known())
-    found = game_names.scan(ROOT)
+    found = package_scan()["places"]  # game_names.scan(ROOT)
     assert not found, "a game named outside its own modules and the registries (ask engine.games or " \
         "client.gamebook instead):\n" + "\n".join(f"{p}:{line}: {g}" for p, line, g in found)
 
@@ -220,12 +236,13 @@ shared tests are in its own tests, ``tests/per_game.py``), and so is a game adde
 only go down."""
 
 
+@SCANS
 def test_shared_code_asks_the_family_never_tells_families_apart() -> None:
     """The engine, the server and the command line branch on no family outside its own modules (engine.family
     answers); the client's branches only ever get fewer."""
     from tools import game_names
 
-    found = game_names.scan_branches(ROOT)
+    found = package_scan()["branches"]  # game_names.scan_branches(ROOT)
     outside = [f for f in found if not f[0].startswith("client/")]
     assert not outside, "a family told apart outside its own modules (ask engine.family instead):\n" + "\n".join(
         f"{p}:{line}: {fam}" for p, line, fam in outside)
@@ -234,12 +251,13 @@ def test_shared_code_asks_the_family_never_tells_families_apart() -> None:
         "instead):\n" + "\n".join(f"{p}:{line}: {fam}" for p, line, fam in over)
 
 
+@SCANS
 def test_a_game_named_in_an_identifier_or_outside_the_package_is_counted_and_only_goes_down() -> None:
     """A wire message or a flag named for a game (``rummy_pb2.CachetaFlipped``, ``self.cacheta``) names it as surely as
     its name in a string; the benches and the tools name the games too, and a game's bench data lives in its entry."""
     from tools import game_names
 
-    found, titled = game_names.scan_each(ROOT, ("identifiers", "titles"))  # (each module read once for both)
+    found, titled = package_scan()["identifiers"], package_scan()["titles"]
     assert len(found) <= NAMED_IN_IDENTIFIERS, "\n".join(f"{p}:{line}: {g}" for p, line, g in found)
     for part, most in OUTSIDE.items():
         named, identifiers = game_names.scan_each(ROOT, ("places", "identifiers"), (part,))

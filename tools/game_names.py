@@ -124,8 +124,17 @@ def nodes(tree: ast.AST) -> list[ast.AST]:
     """Every node of ``tree``, in ``ast.walk``'s order: walked once for all a scan asks of a module (walking each
     module several times took most of the scan's seconds)."""
     every = [tree]
+    add, node_type = every.append, ast.AST
     for node in every:  # (grows as it goes: each node's children after the nodes before them)
-        every.extend(ast.iter_child_nodes(node))
+        # ``ast.iter_child_nodes`` inlined: its generators took a third of the walk's time.
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, node_type):
+                add(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, node_type):
+                        add(item)
     return every
 
 
