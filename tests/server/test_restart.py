@@ -22,7 +22,8 @@ from tests.waiting import eventually, eventually_async
 
 def serve(db: Path, workers: int = 1) -> tuple[Served, int]:
     return forked.serve(["--port", "0", "--db", str(db), "--next-hand-delay", "100", "--log-level", "warning",
-                         "--no-announce", "--max-actions", "1e6", "--bot-delay", "5", "--workers", str(workers)])
+                         "--no-announce", "--max-actions", "1e6", "--bot-delay", "5", "--workers", str(workers),
+                         "--analysis-workers", "0"])  # nobody asks for one: no pool's processes to start each time
 
 
 def exported(db: Path) -> list[dict[str, object]]:

@@ -37,8 +37,9 @@ from tests.forked import Served
 from tests.waiting import PATIENCE, eventually
 
 SERVE = ("--next-hand-delay", "300", "--bot-delay", "200", "--cut-ms", "1500", "--log-level", "warning",
-         "--no-announce", "--max-actions", "1e6", "--workers", "1")
-"""One process, the one the harness kills (a table worker killed is tests/server/test_workers.py's)."""
+         "--no-announce", "--max-actions", "1e6", "--workers", "1", "--analysis-workers", "0")
+"""One process, the one the harness kills (a table worker killed is tests/server/test_workers.py's), and no analysis
+pool, which nobody here asks for (its processes would start again at every restart)."""
 """Short pauses, so that a run is quick; a cut window long enough for every stream to be back
 before a deal a restart left waiting is made."""
 
