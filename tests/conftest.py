@@ -28,6 +28,7 @@ from cardtui.server.base import wire
 from cardtui.server.processes import analysis_pool
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.arrangements import ARRANGEMENTS, Arrangement
+from tests.browsers import Browsers
 from tests.games import highcard
 from tests.postgres import Cluster
 from tests.waiting import PATIENCE, eventually
@@ -49,7 +50,7 @@ def passed(node: pytest.Item) -> bool:
     return report is not None and report.passed
 
 
-BROWSER_FIXTURES = frozenset({"chromium"})
+BROWSER_FIXTURES = frozenset({"chromium", "browsers"})
 """Fixtures that start a real browser: a test using one is marked ``browser``."""
 
 POSTGRESQL_FIXTURES = frozenset({"postgres", "pg_url", "hosts"})
@@ -402,6 +403,16 @@ def chromium() -> str:
     if found is None:
         pytest.skip("no Chromium here (make test installs Debian's chromium)")
     return found
+
+
+@pytest.fixture(scope="session")
+def browsers(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browsers]:
+    """This worker's browsers (``Browsers``), closed at its end."""
+    kept = Browsers(chromium, tmp_path_factory.mktemp("browsers"))
+    try:
+        yield kept
+    finally:
+        kept.close()
 
 
 def pytest_report_header() -> str:

@@ -21,8 +21,9 @@ import pytest
 
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebServer
+from tests.browsers import Browsers
 from tests.test_web_page import near, pixel_rows, reader_tab, row_color, web, whole  # noqa: F401  (the fixture)
-from tools.web_shots import STARTING, Device, Page, fit_of, launch, open_page, set_size
+from tools.web_shots import STARTING, Device, Page, fit_of, fresh_context, launch, open_page, set_size
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (make test installs Debian's chromium)")
@@ -129,65 +130,60 @@ async def taps_taken(page: Page) -> int:
     return int(reply["result"]["value"])
 
 
+@pytest.mark.xdist_group("phone-upright")  # one browser for the upright phone (test_web_taps)
 async def test_the_key_row_answers_every_tap_even_with_the_chat_line_focused(
-        web: WebServer, server: Running, tmp_path: Path) -> None:  # noqa: F811
+        web: WebServer, server: Running, browsers: Browsers, tmp_path: Path) -> None:  # noqa: F811
     """At a table, after a line of chat (the chat line keeps the focus, for the next line): help opens at each
     tap of its key and closes at Back, five times; nothing of it lands in the chat line."""
     assert CHROMIUM is not None
     device = Device("upright", 390, 844, 2.0, True, "Bia")
-    browser, devtools = await launch(CHROMIUM, device, tmp_path / "profile")
-    try:
-        async with aiohttp.ClientSession() as http:
-            page = await open_page(http, devtools, device)
-            await named(page, f"http://127.0.0.1:{web.port}/", device.guest)
-            await at_a_table(page)
-            await page.tap_element('#keys button[data-key="chat"]')
-            await page.wait_for("Enter sends it")  # the chat line's words on a touch screen: no key named
-            await page.call("Input.insertText", text="hi")
-            await page.tap_element('#keys button[data-key="enter"]')
-            await page.wait_for(lambda t: "Bia: hi" in t)
-            for tap in range(5):
-                await page.tap_element('#keys button[data-key="help"]')
-                await page.wait_for(lambda t: "high to low" in t.lower() or "best first" in t.lower(), timeout=15,
-                                    settle=0.2)
-                if tap == 0:
-                    await page.shot(tmp_path / "help-by-tap.png")
-                await page.tap_element('#keys button[data-key="escape"]')
-                await page.wait_for(lambda t: "/ Chat" in t.splitlines()[-1], timeout=15, settle=0.2)
-            assert await taps_taken(page) == 13, "every tap of the row was taken (its Enter twice, chat once, ten more)"
-            assert "?" not in page.text().splitlines()[-3], "nothing typed into the chat line"
-            await page.ws.close()
-    finally:
-        browser.terminate()
-        browser.wait(10)
+    devtools = browsers.devtools(device)
+    async with aiohttp.ClientSession() as http, fresh_context(http, devtools) as context:
+        page = await open_page(http, devtools, device, context)
+        await named(page, f"http://127.0.0.1:{web.port}/", device.guest)
+        await at_a_table(page)
+        await page.tap_element('#keys button[data-key="chat"]')
+        await page.wait_for("Enter sends it")  # the chat line's words on a touch screen: no key named
+        await page.call("Input.insertText", text="hi")
+        await page.tap_element('#keys button[data-key="enter"]')
+        await page.wait_for(lambda t: "Bia: hi" in t)
+        for tap in range(5):
+            await page.tap_element('#keys button[data-key="help"]')
+            await page.wait_for(lambda t: "high to low" in t.lower() or "best first" in t.lower(), timeout=15,
+                                settle=0.2)
+            if tap == 0:
+                await page.shot(tmp_path / "help-by-tap.png")
+            await page.tap_element('#keys button[data-key="escape"]')
+            await page.wait_for(lambda t: "/ Chat" in t.splitlines()[-1], timeout=15, settle=0.2)
+        assert await taps_taken(page) == 13, "every tap of the row was taken (its Enter twice, chat once, ten more)"
+        assert "?" not in page.text().splitlines()[-3], "nothing typed into the chat line"
+        await page.ws.close()
 
 
-async def test_the_line_modes_sentences_reach_the_pages_region_whole(web: WebServer, tmp_path: Path) -> None:  # noqa: F811
+@pytest.mark.xdist_group("phone-upright")  # one browser for the upright phone (test_web_taps)
+async def test_the_line_modes_sentences_reach_the_pages_region_whole(web: WebServer, browsers: Browsers,  # noqa: F811
+                                                                    tmp_path: Path) -> None:
     """?screen-reader=1 on a phone: each sentence is one paragraph of the page's region, however many of the
     terminal's rows it takes; xterm.js's own reading of the rows is off."""
     assert CHROMIUM is not None
     device = Device("upright", 390, 844, 2.0, True, "Caio")
-    browser, devtools = await launch(CHROMIUM, device, tmp_path / "profile")
-    try:
-        async with aiohttp.ClientSession() as http:
-            page = await open_page(http, devtools, device)
-            await page.call("Page.navigate", url=f"http://127.0.0.1:{web.port}/?screen-reader=1")
-            await page.wait_for("Your name at the tables?")
-            await page.tap_element("#terminal")
-            await page.call("Input.insertText", text="Caio")
-            await page.tap_element('#keys button[data-key="enter"]')
-            await page.wait_for("No tables yet")
-            await page.tap_element('#keys button[data-key="help"]')  # the line mode's own help command
-            await page.wait_for("these commands")
-            reply = await page.call("Runtime.evaluate", returnByValue=True, expression=(
-                "JSON.stringify({said: [...document.querySelectorAll('#reader p')].map(p => p.textContent),"
-                " live: document.getElementById('reader').getAttribute('aria-live'),"
-                " xterm: !!document.querySelector('.xterm-accessibility')})"))
-            region = json.loads(reply["result"]["value"])
-            await page.ws.close()
-    finally:
-        browser.terminate()
-        browser.wait(10)
+    devtools = browsers.devtools(device)
+    async with aiohttp.ClientSession() as http, fresh_context(http, devtools) as context:
+        page = await open_page(http, devtools, device, context)
+        await page.call("Page.navigate", url=f"http://127.0.0.1:{web.port}/?screen-reader=1")
+        await page.wait_for("Your name at the tables?")
+        await page.tap_element("#terminal")
+        await page.call("Input.insertText", text="Caio")
+        await page.tap_element('#keys button[data-key="enter"]')
+        await page.wait_for("No tables yet")
+        await page.tap_element('#keys button[data-key="help"]')  # the line mode's own help command
+        await page.wait_for("these commands")
+        reply = await page.call("Runtime.evaluate", returnByValue=True, expression=(
+            "JSON.stringify({said: [...document.querySelectorAll('#reader p')].map(p => p.textContent),"
+            " live: document.getElementById('reader').getAttribute('aria-live'),"
+            " xterm: !!document.querySelector('.xterm-accessibility')})"))
+        region = json.loads(reply["result"]["value"])
+        await page.ws.close()
     said: list[str] = region["said"]
     welcome = next(s for s in said if s.startswith("Welcome, Caio."))
     assert welcome.endswith("Type help for the commands, at any time."), welcome

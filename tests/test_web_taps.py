@@ -6,7 +6,9 @@ its side for one game). Every tap is at a cell found by reading what the termina
 websocket output replayed into a screen), never at a fixed place. A screenshot of each table is
 saved in the test's directory.
 
-Chromium is Debian's; without one the test says so and is skipped (the ``chromium`` fixture).
+Chromium is Debian's; without one the test says so and is skipped (the ``chromium`` fixture). The hands held one
+way run on one worker (an xdist group, with ``test_web_phone``'s upright phone), which keeps one browser for them,
+each test playing in a context of its own (``tests/browsers.py``).
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ import pytest_asyncio
 from cardtui.client import gamebook
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
+from tests.browsers import Browsers
 from tests.client.rummy_rig import short_hands
 from tests.per_game import Taps, declared
-from tools.web_shots import STARTING, Device, Page, launch, open_page
+from tools.web_shots import STARTING, Device, Page, fresh_context, open_page
 
 UPRIGHT = Device("upright", 390, 844, 2.0, True, "Ana")
 ON_ITS_SIDE = Device("on-its-side", 844, 390, 2.0, True, "Caio")
@@ -460,36 +463,34 @@ async def moved(page: Page, before: str) -> None:
 
 
 @pytest.mark.timeout(600)  # a hand of taps on a machine that may be busy
-@pytest.mark.parametrize(("game", "device"), PLAYS, ids=[f"{game}-{device.name}" for game, device in PLAYS])
-async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running, web: WebServer, game: str,
+@pytest.mark.parametrize(("game", "device"), [
+    pytest.param(game, device, id=f"{game}-{device.name}", marks=pytest.mark.xdist_group(f"phone-{device.name}"))
+    for game, device in PLAYS])
+async def test_a_hand_of_each_game_by_taps_alone(browsers: Browsers, server: Running, web: WebServer, game: str,
                                                  device: Device, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     taps, title, tests = TAPS[game], gamebook.get(game).title, declared()[game]
     if tests.short_hand is not None:
         short_hands(game, monkeypatch)
-    browser, devtools = await launch(chromium, device, tmp_path / "profile")
-    try:
-        async with aiohttp.ClientSession() as http:
-            page = await open_page(http, devtools, device)
-            await page.call("Page.navigate", url=f"http://127.0.0.1:{web.port}/")
-            await page.wait_for("Your name at the tables", timeout=STARTING)
-            await page.tap("type it here", touch=True)
-            await page.call("Input.insertText", text=device.guest)
-            await page.tap_element('#keys button[data-key="enter"]')  # the page's own Enter key
-            await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t, timeout=STARTING)
-            await create(page, server, game, title, taps)
-            tapped = await play(page, server, device, game, tmp_path)
-            await page.shot(tmp_path / f"after-{game}-{device.name}.png")
-            for hint in ("←/→", "enter sends", "enter: back", "esc back"):  # a touch board names no keys
-                assert hint not in page.text(), f"{hint!r} on a touch board:\n{page.text()}"
-            assert tapped, "ana had a turn"
-            if "discard" in tests.offered:
-                assert "card, discard" in tapped, tapped
-            if taps.match_in_one:  # the match is over, and the page says who won it
-                await page.wait_for("wins the match", timeout=RESPONSE)
-            if game.startswith("truco"):  # a card tapped, unless the hand ended as the bots ran from ana's truco
-                assert "card" in tapped or tapped[-1] == "Truco", tapped
-            await page.ws.close()
-    finally:
-        browser.terminate()
-        browser.wait(10)
+    devtools = browsers.devtools(device)
+    async with aiohttp.ClientSession() as http, fresh_context(http, devtools) as context:
+        page = await open_page(http, devtools, device, context)
+        await page.call("Page.navigate", url=f"http://127.0.0.1:{web.port}/")
+        await page.wait_for("Your name at the tables", timeout=STARTING)
+        await page.tap("type it here", touch=True)
+        await page.call("Input.insertText", text=device.guest)
+        await page.tap_element('#keys button[data-key="enter"]')  # the page's own Enter key
+        await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t, timeout=STARTING)
+        await create(page, server, game, title, taps)
+        tapped = await play(page, server, device, game, tmp_path)
+        await page.shot(tmp_path / f"after-{game}-{device.name}.png")
+        for hint in ("←/→", "enter sends", "enter: back", "esc back"):  # a touch board names no keys
+            assert hint not in page.text(), f"{hint!r} on a touch board:\n{page.text()}"
+        assert tapped, "ana had a turn"
+        if "discard" in tests.offered:
+            assert "card, discard" in tapped, tapped
+        if taps.match_in_one:  # the match is over, and the page says who won it
+            await page.wait_for("wins the match", timeout=RESPONSE)
+        if game.startswith("truco"):  # a card tapped, unless the hand ended as the bots ran from ana's truco
+            assert "card" in tapped or tapped[-1] == "Truco", tapped
+        await page.ws.close()

@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -324,13 +324,21 @@ async def turn(page: Page, device: Device, width: int, height: int, shot: Path) 
     await page.shot(shot)
 
 
-async def open_page(http: aiohttp.ClientSession, devtools: str, device: Device) -> Page:
-    async with http.put(f"{devtools}/json/new?about:blank") as r:
-        target = await r.json(content_type=None)
-    ws = await http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0)
+async def open_page(http: aiohttp.ClientSession, devtools: str, device: Device, context: Context | None = None) -> Page:
+    """A new tab the size of ``device``: in the browser's own profile, or in ``context`` (one of its own)."""
+    if context is None:
+        async with http.put(f"{devtools}/json/new?about:blank") as r:
+            target = await r.json(content_type=None)
+        ws = await http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0)
+    else:
+        made = await context.browser.call("Target.createTarget", url="about:blank", browserContextId=context.id)
+        ws = await http.ws_connect(f"ws://{devtools.removeprefix('http://')}/devtools/page/{made['targetId']}",
+                                   max_msg_size=0)
     page = Page(ws)
     await page.call("Network.enable")
     await page.call("Page.enable")
+    if context is not None:  # a context's tab opens in a window of its own: the one in front, as a phone's is
+        await page.call("Page.bringToFront")
     # The pixel ratio comes from the browser's own flag (see ``launch``): xterm.js's canvas renderer
     # misses a ratio that is only emulated, and draws the terminal twice too large.
     await set_size(page, device.width, device.height, device.touch)
@@ -376,13 +384,53 @@ async def visit(http: aiohttp.ClientSession, devtools: str, url: str, device: De
     page.reader.cancel()
 
 
+@dataclass(frozen=True)
+class Context:
+    """A browser context (Chromium's name for an incognito profile): its own cookies, storage and cache, as a
+    new browser's profile would be, in a browser that is already running. ``browser`` is the browser's own
+    DevTools connection, which holds it: the context is thrown away with everything in it when that closes."""
+
+    browser: Page
+    id: str
+
+
+@contextlib.asynccontextmanager
+async def fresh_context(http: aiohttp.ClientSession, devtools: str) -> AsyncIterator[Context]:
+    """A context of its own in the browser at ``devtools``, for one test: nothing a test before it left (a
+    cookie, a stored name, a cached page, an open tab) is seen in it, and nothing it leaves outlives it."""
+    async with http.get(f"{devtools}/json/version") as r:
+        url = (await r.json(content_type=None))["webSocketDebuggerUrl"]
+    browser = Page(await http.ws_connect(url, max_msg_size=0))
+    try:
+        made = await browser.call("Target.createBrowserContext", disposeOnDetach=True)
+        yield Context(browser, made["browserContextId"])
+    finally:
+        await browser.ws.close()
+        browser.reader.cancel()
+
+
+def start(chromium: str, device: Device, profile: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``launch``, for a caller outside an event loop (a fixture that keeps one browser for many tests)."""
+    browser = subprocess.Popen(browser_command(chromium, device, profile),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port_file = profile / "DevToolsActivePort"
+    for _ in range(300):
+        if port_file.exists() and port_file.read_text().strip():
+            return browser, f"http://127.0.0.1:{port_file.read_text().split()[0]}"
+        time.sleep(0.1)
+    browser.terminate()
+    raise RuntimeError(f"{chromium} did not open its DevTools port")
+
+
+def browser_command(chromium: str, device: Device, profile: Path) -> list[str]:
+    return [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={device.width},{device.height}",
+            f"--force-device-scale-factor={device.scale:g}", "about:blank"]
+
+
 async def launch(chromium: str, device: Device, profile: Path) -> tuple[subprocess.Popen[bytes], str]:
     """A headless browser the size of ``device``; its DevTools address."""
-    browser = subprocess.Popen(
-        [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={device.width},{device.height}",
-         f"--force-device-scale-factor={device.scale:g}", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    browser = subprocess.Popen(browser_command(chromium, device, profile),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     port_file = profile / "DevToolsActivePort"
     for _ in range(300):
         if port_file.exists() and port_file.read_text().strip():
