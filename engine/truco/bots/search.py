@@ -688,6 +688,13 @@ of the 86 it accepted without the certain winner, and a raise refused costs half
 (``bench/marks.md``, issue 88)."""
 
 
+HOUSE_WORLDS = 4 * HARD_WORLDS
+"""Deals hard searches where a call is put to both partners (MiniTruco's house): a decision there takes some 20 ms
+of one core at 240 (p99), and on 960 hard changed about one decision in ten and won more matches against both of
+MiniTruco's players on the same deals (``bench/marks.md``, issue 88). At our tables it stays at ``HARD_WORLDS``:
+truco argentino heads-up, where the envido's own game is solved too, takes up to 160 ms already."""
+
+
 HOUSE_TOP = 11
 """The best-card model of an answering team (``AnswerRead``): each answerer also accepts a truco holding a card of
 this strength or more (a manilha), whatever its hand's odds. Sellani's players answer so (seed 11's logs: holding a
@@ -854,7 +861,7 @@ def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Refe
     is final, and reading answerers by it was not measured against main's hard."""
     if referee.team_answers:
         top = memory.read().top if memory is not None else None
-        return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
+        return Searcher(view, legal, rng, HOUSE_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
                         referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, accept_top=top,
                         exact=True).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
