@@ -13,6 +13,7 @@ exactly.
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from cardtui.engine.seen import seen
 from cardtui.engine.truco import endgame
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
+from cardtui.engine.truco.bots.search import Searcher
 from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.paulista.game import GAME as PAU
 from cardtui.engine.truco.paulista.game import PaulistaState
@@ -175,10 +177,22 @@ def test_deals_hold_no_card_the_seat_has_seen_and_the_end_game_steps_aside_early
     assert count == len(k.pool) and hands
     for hand in hands:
         assert not any(shown[c] for s, cards in hand.items() if s != seat for c in cards)
+    # Hard's search weighs every deal of the last trick's unseen cards, card by card, each once (``every_deal``):
+    # here seat 0 alone holds a card, so one deal for each card the seat has not seen.
+    every = k.every_deal(len(k.pool))
+    assert every is not None and len(every) == len(k.pool)
+    assert sorted(str(d[0][0]) for d in every) == sorted(str(c) for c in k.pool)
+    assert all(d[seat] == list(view.cards) and not any(shown[c] for c in d[0]) for d in every)
+    assert k.every_deal(len(k.pool) - 1) is None
+    legal = PAU.legal_actions(state, seat)
+    search = Searcher(view, legal, random.Random(3), 240, exact=True)
+    _, weights = search.play_outs([None], k)
+    assert len(weights) == len(k.pool) * round(240 / len(k.pool))
     fresh = _paulista((0, 0), {1: "KS 5C 3H", 2: "2D 6C 4S", 3: "QS 5S 7S", 0: "4H 6D 5H"})
     first = PAU.view(fresh, 2)
     assert isinstance(first, TrucoView) and not endgame.within(first)
     assert endgame.solve(first, PAU.legal_actions(fresh, 2)) is None
+    assert Knowledge.of(first).every_deal(100_000) is None  # the first trick: a sample, as before
 
 
 def tie_to_make() -> PaulistaState:

@@ -131,8 +131,11 @@ class Searcher:
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
                  referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
                  raise_at: float = MODEL_RAISE, last_floor: float | None = None,
-                 accept_top: int | None = None, equilibrium: bool = True) -> None:
+                 accept_top: int | None = None, equilibrium: bool = True, exact: bool = False) -> None:
         self.view = view
+        self.exact = exact
+        """Where the unseen cards can lie in few ways (``EXACT_FACTOR`` times ``worlds`` or fewer: the last trick),
+        the search weighs every one of those deals rather than a sample (``Knowledge.every_deal``)."""
         self.equilibrium = equilibrium
         """With ``mixed``, the envido of truco argentino heads-up bet by the equilibrium of its own game
         (``envido_history``); off, by the search and the mixed bluffs, as before."""
@@ -207,13 +210,18 @@ class Searcher:
         dealing = self.view.paulista is not None and self.view.paulista.phase is PaulistaPhase.DEAL
         values: list[list[float]] = [[] for _ in moves]
         weights: list[float] = []
-        for _ in range(self.worlds):
+        every = None if dealing or not self.exact else k.every_deal(EXACT_FACTOR * self.worlds)
+        if every is not None:  # each deal of the unseen cards, as often as makes about ``worlds`` play-outs
+            deals: Sequence[dict[int, list[Card]] | None] = every * max(1, round(self.worlds / max(1, len(every))))
+        else:
+            deals = [None] * self.worlds
+        for dealt in deals:
             if dealing:
                 weights.append(1.0)
                 for j, move in enumerate(moves):
                     values[j].append(self.dealt(k, move))
                 continue
-            hands = k.deal(self.rng)
+            hands = dealt if dealt is not None else k.deal(self.rng)
             sim = k.sim(hands)
             if onze:
                 sim.stake_base = 3
@@ -638,6 +646,10 @@ are enough to beat every simple player at argentino (measured in ``bench/marks.m
 HARD_WORLDS = 240
 """Deals hard searches: four times the 60 it searched before, which it beat, and beat the pool by more, at truco
 paulista (``bench/marks.md``, issue 75); a decision takes a few milliseconds of one core."""
+EXACT_FACTOR = 4
+"""Hard weighs every deal of the unseen cards (``Searcher.exact``) when there are at most this many times its
+worlds of them: in the last trick, one hidden card (about 28 deals, each weighed some nine times) or two (about
+800, each once), where a sample of 240 leaves a raise's few winning deals to chance."""
 EVALUATE_WORLDS = 60
 """The deals ``evaluate``'s budget counts in (the analysis's is eight times this): hard's before issue 75, so the
 analysis costs what it cost."""
@@ -674,6 +686,13 @@ trucos in 800 matches (seed 5309), 70 lost and 12 won, where a refusal loses a t
 the callers lose keeps this share there. Their raises in the last trick keep ``HOUSE_READ``'s floor: hard won 26
 of the 86 it accepted without the certain winner, and a raise refused costs half of one accepted and lost
 (``bench/marks.md``, issue 88)."""
+
+
+HOUSE_WORLDS = 4 * HARD_WORLDS
+"""Deals hard searches where a call is put to both partners (MiniTruco's house): a decision there takes some 20 ms
+of one core at 240 (p99), and on 960 hard changed about one decision in ten and won more matches against both of
+MiniTruco's players on the same deals (``bench/marks.md``, issue 88). At our tables it stays at ``HARD_WORLDS``:
+truco argentino heads-up, where the envido's own game is solved too, takes up to 160 ms already."""
 
 
 HOUSE_TOP = 11
@@ -842,10 +861,11 @@ def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Refe
     is final, and reading answerers by it was not measured against main's hard."""
     if referee.team_answers:
         top = memory.read().top if memory is not None else None
-        return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
-                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, accept_top=top).decide()
+        return Searcher(view, legal, rng, HOUSE_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
+                        referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, accept_top=top,
+                        exact=True).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
-                    referee=referee).decide()
+                    referee=referee, exact=True).decide()
 
 
 def can_only_lose(view: TrucoView, legal: list[Action], action: Action) -> bool:

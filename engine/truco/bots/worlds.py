@@ -24,7 +24,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, permutations
 
 from cardtui.engine.cards import Card
 from cardtui.engine.seen import seen
@@ -222,6 +222,26 @@ class Knowledge:
             out[s] = cards[i : i + self.held[s]]
             i += self.held[s]
         return self._with_known(out)
+
+    def every_deal(self, limit: int) -> list[dict[int, list[Card]]] | None:
+        """Every way the unseen cards can lie in the other seats' hands, when there are at most ``limit`` of them
+        and nothing read from a signal or an announcement narrows a seat's hand (None otherwise): in the last trick
+        each hidden hand is one card, and the search can weigh each deal once rather than a sample of them."""
+        others = [s for s in self.players if (s != self.you or self.blind) and s not in self.known]
+        if any(s in self.checks for s in others):
+            return None
+        need = sum(self.held[s] for s in others)
+        if need > len(self.pool) or math.perm(len(self.pool), need) > limit:
+            return None
+        deals = []
+        for cards in permutations(self.pool, need):
+            out: dict[int, list[Card]] = {}
+            i = 0
+            for s in others:
+                out[s] = list(cards[i : i + self.held[s]])
+                i += self.held[s]
+            deals.append(self._with_known(out))
+        return deals
 
     def _fitting(self, seat: int, left: list[Card], k: int, rng: random.Random) -> list[Card]:
         k = min(k, len(left))
