@@ -40,9 +40,9 @@ TRUCO_POINTS: tuple[tuple[int, float], ...] = ((1, 0.45), (2, 0.35), (3, 0.15), 
 refused or not called (1), accepted (2), raised (3, 4). A cheap proxy: the envido's worth in match odds depends
 on what else the round may bring; whose it is is taken as independent of the envido."""
 ITERATIONS = 64
-"""CFR+ rounds per score (each a pass for either side): a score's solve takes about a tenth of a second of one core,
-once per process, and leaves the strategy played less than a fifth of a point of match odds from what a best
-response against it would take, at the scores tested (``tests/engine/test_envido_game.py``)."""
+"""CFR+ rounds per score (each a pass for either side): a score's solve takes 15-20 ms of one core compiled
+(``Flat``; 80-150 ms plain), once per process, and leaves the strategy played less than a fifth of a point of match
+odds from what a best response against it would take, at the scores tested (``tests/engine/test_envido_game.py``)."""
 RARE = 0.02
 """A move the average strategy makes less often than this is not made (its share given to the others): what is
 left of the first rounds' uniform play, a refusal at 33, say, drawn once in a thousand hands."""
