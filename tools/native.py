@@ -66,7 +66,7 @@ Cacheta analysis), each about half the CPU compiled; and the searches of truco's
 hard bots and of their analysis (``bots/trucosim``, ``truco_worlds``, ``truco_search``, ``cacho_search``),
 which every bot's turn at a truco or Cacho table runs: a hard bot's decision about 0.4 of its CPU; and the solve of
 the envido's own game (``envido_game``), which hard's first decision at each new score of argentino heads-up makes
-(about a fifth of its plain Python time compiled, with ``Flat``)."""
+(about a sixth of its plain Python time compiled, with ``Flat``)."""
 GROUP = "cardtui_native"
 """mypyc's shared library is ``cardtui_native__mypyc``, served by ``cardtui.native`` too."""
 

@@ -321,8 +321,9 @@ class Flat:
     node's regrets and sums one list (bucket by bucket, a bucket's moves together), and the deals' chances by
     side and whether the envido is shown, each a list of rows. At the walker's own node the chances the other
     side's reach gives (one product of matrix and vector each) are worked out once for all its children that end
-    the game. About a tenth of ``Solver``'s time, compiled: a score's first decision solves it within the decision
-    (``solve``)."""
+    the game, and the buckets that reach leaves out are skipped (each would add an exact 0.0). Compiled, about a
+    sixth of the plain Python solve's time (17 ms against 108, bench/marks.md): a score's first decision solves it
+    within the decision (``solve``)."""
 
     def __init__(self, solver: Solver) -> None:
         n = solver.n
