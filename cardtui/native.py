@@ -76,6 +76,7 @@ COMPILED = (
     "engine/truco/bots/sim.py",
     "engine/truco/bots/worlds.py",
     "engine/truco/bots/search.py",
+    "engine/truco/bots/envido_game.py",
     "engine/betting.py",
     "engine/cacho/rules.py",
     "server/base/wire.py",
@@ -88,7 +89,8 @@ SERVER = tuple(m.removeprefix("server/") for m in COMPILED if m.startswith("serv
 ENGINE = tuple(m.removeprefix("engine/") for m in COMPILED if m.startswith("engine/"))
 """The engine's modules that are compiled: the truco engine, the meld search, Cacho's rules and the betting rounds,
 the rummy playouts (Pif Paf's and Cacheta's hard bots, and their analysis), and the searches of truco's and Cacho's
-bots (every normal and hard turn at those tables, and their analysis)."""
+bots (every normal and hard turn at those tables, and their analysis), with the solve of the envido's own game that
+hard's search makes at each new score of argentino heads-up."""
 
 
 def part(name: str) -> Path:

@@ -94,14 +94,15 @@ print(json.dumps({"file": rummy_search.__file__, "status": STATUS, "hands": [pif
 
 
 # A hand each of truco paulista, truco argentino and Cacho, every seat the hard bot (the searches behind the truco
-# and Cacho bots: the worlds dealt, read and played out), and the analysis of every seat: compiled or not, the same
-# choices and the same odds.
+# and Cacho bots: the worlds dealt, read and played out; argentino's envido drawn from its equilibrium, solved), and
+# the analysis of every seat: compiled or not, the same choices and the same odds.
 SEARCHES = """
 import json, random
 from cardtui.engine import analysis
 from cardtui.engine.games import get
 import cardtui.engine.cacho.bots.search as cacho_search
 import cardtui.engine.truco.bots.search as truco_search
+import cardtui.engine.truco.bots.envido_game as envido_game
 from cardtui.native import STATUS
 def hand(game, players, seed):
     rules, rng = get(game), random.Random(seed)
@@ -112,7 +113,8 @@ def hand(game, players, seed):
     return match.history()
 hands = [hand("truco_paulista", 4, 3), hand("truco_argentino", 2, 4), hand("cacho", 3, 5), hand("cacho", 4, 8)]
 judged = [analysis.to_json(analysis.analyse(h, seed=2)) for h in hands]
-print(json.dumps({"file": truco_search.__file__, "files": [truco_search.__file__, cacho_search.__file__],
+files = [truco_search.__file__, cacho_search.__file__, envido_game.__file__]
+print(json.dumps({"file": truco_search.__file__, "files": files,
                   "status": STATUS, "hands": hands, "analysis": judged}, sort_keys=True))
 """
 

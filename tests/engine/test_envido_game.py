@@ -73,6 +73,8 @@ def test_a_best_response_gains_little_against_the_strategy_played(mano: int, oth
     solver = Solver(mano, other, target, target - max(mano, other))
     strategy = refined(played(solver.run()))
     assert 0.0 <= exploitability(solver, strategy) < 0.002
+    # What hard plays (``solve``, by ``Flat``'s lists) is that very strategy, to the last bit.
+    assert solve(mano, other, target, target - max(mano, other)) == strategy
     # Each side's moves at each of its buckets form a distribution.
     assert all(abs(sum(row) - 1.0) < 1e-9 for rows in strategy.values() for row in rows)
 
