@@ -411,15 +411,32 @@ async def fresh_context(http: aiohttp.ClientSession, devtools: str) -> AsyncIter
 
 def start(chromium: str, device: Device, profile: Path) -> tuple[subprocess.Popen[bytes], str]:
     """``launch``, for a caller outside an event loop (a fixture that keeps one browser for many tests)."""
-    browser = subprocess.Popen(browser_command(chromium, device, profile),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    port_file = profile / "DevToolsActivePort"
+    browser = spawn(chromium, device, profile)
     for _ in range(300):
-        if port_file.exists() and port_file.read_text().strip():
-            return browser, f"http://127.0.0.1:{port_file.read_text().split()[0]}"
+        if address := devtools_address(profile):
+            return browser, address
         time.sleep(0.1)
+    raise closed(browser, chromium)
+
+
+def spawn(chromium: str, device: Device, profile: Path) -> subprocess.Popen[bytes]:
+    """A headless browser the size of ``device`` starting on ``profile``; its DevTools port is written there."""
+    return subprocess.Popen(browser_command(chromium, device, profile),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def devtools_address(profile: Path) -> str | None:
+    """The DevTools address the browser on ``profile`` wrote, once it has."""
+    port_file = profile / "DevToolsActivePort"
+    if port_file.exists() and (text := port_file.read_text().strip()):
+        return f"http://127.0.0.1:{text.split()[0]}"
+    return None
+
+
+def closed(browser: subprocess.Popen[bytes], chromium: str) -> RuntimeError:
+    """The browser that never opened its port, stopped; the error to raise."""
     browser.terminate()
-    raise RuntimeError(f"{chromium} did not open its DevTools port")
+    return RuntimeError(f"{chromium} did not open its DevTools port")
 
 
 def browser_command(chromium: str, device: Device, profile: Path) -> list[str]:
@@ -429,15 +446,12 @@ def browser_command(chromium: str, device: Device, profile: Path) -> list[str]:
 
 async def launch(chromium: str, device: Device, profile: Path) -> tuple[subprocess.Popen[bytes], str]:
     """A headless browser the size of ``device``; its DevTools address."""
-    browser = subprocess.Popen(browser_command(chromium, device, profile),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    port_file = profile / "DevToolsActivePort"
+    browser = spawn(chromium, device, profile)
     for _ in range(300):
-        if port_file.exists() and port_file.read_text().strip():
-            return browser, f"http://127.0.0.1:{port_file.read_text().split()[0]}"
+        if address := devtools_address(profile):
+            return browser, address
         await asyncio.sleep(0.1)
-    browser.terminate()
-    raise RuntimeError(f"{chromium} did not open its DevTools port")
+    raise closed(browser, chromium)
 
 
 def chromium_command(name: str) -> str:
