@@ -857,15 +857,17 @@ def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Refe
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
     table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners; its
     players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``, and by what the other team answered
-    this seat's trucos this match, ``memory``: ``TrucoMemory``). At our tables it reads no memory: an answer there
-    is final, and reading answerers by it was not measured against main's hard."""
+    this seat's trucos this match, ``memory``: ``TrucoMemory``; there it searches ``HOUSE_WORLDS`` and every deal
+    where few are left, ``Searcher.exact``). At our tables it reads no memory: an answer there is final, and reading
+    answerers by it was not measured against main's hard; nor was every deal where few are left, which at two seats
+    is from the second trick on, so it samples there as its marks were measured."""
     if referee.team_answers:
         top = memory.read().top if memory is not None else None
         return Searcher(view, legal, rng, HOUSE_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
                         referee=referee, read_floors=HOUSE_READ, last_floor=HOUSE_LAST, accept_top=top,
                         exact=True).decide()
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
-                    referee=referee, exact=True).decide()
+                    referee=referee).decide()
 
 
 def can_only_lose(view: TrucoView, legal: list[Action], action: Action) -> bool:
