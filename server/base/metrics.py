@@ -250,6 +250,9 @@ class Asker:
         self.conn = conn
         self._numbers = itertools.count(1)
         self._lock = asyncio.Lock()
+        self.gone = False
+        """Whether the pipe broke: the worker died, though the front may not have noticed yet (its place's tables
+        then read 0 on the page, not a gap)."""
 
     def _ask(self, n: int) -> list[tuple[str, list[Metric]]] | None:
         self.conn.send(n)
@@ -267,6 +270,7 @@ class Asker:
             try:
                 return await asyncio.get_running_loop().run_in_executor(None, self._ask, next(self._numbers))
             except (EOFError, OSError):
+                self.gone = True
                 return None
 
     def close(self) -> None:
@@ -315,7 +319,8 @@ async def gathered(figures: Figures, workers: Workers | None) -> bytes:
             if said:
                 slot.games = slot.games | _games_of(said)
                 _zero_fill(said, slot.games)
-            elif not slot.ready.is_set():  # gone: what it drove reads 0 until its replacement reports, not a gap
+            elif not slot.ready.is_set() or (slot.figures is not None and slot.figures.gone):
+                # gone (noticed, or its pipe broke): what it drove reads 0 until its replacement reports, not a gap
                 by_process.append((place, _nothing_stands(slot.games)))
             for name, families in said:
                 kept = families if name else [f for f in families if f.type not in ("counter", "histogram")]
