@@ -203,7 +203,7 @@ def test_a_game_is_named_only_in_its_own_modules_and_the_registries() -> None:
     from tools import game_names
 
     assert set(game_names.registries().games) == set(GAMES) == set(gamebook.known())
-    found = package_scan()["places"]  # game_names.scan(ROOT)
+    found = package_scan()["places"]
     assert not found, "a game named outside its own modules and the registries (ask engine.games or " \
         "client.gamebook instead):\n" + "\n".join(f"{p}:{line}: {g}" for p, line, g in found)
 
@@ -242,7 +242,7 @@ def test_shared_code_asks_the_family_never_tells_families_apart() -> None:
     answers); the client's branches only ever get fewer."""
     from tools import game_names
 
-    found = package_scan()["branches"]  # game_names.scan_branches(ROOT)
+    found = package_scan()["branches"]
     outside = [f for f in found if not f[0].startswith("client/")]
     assert not outside, "a family told apart outside its own modules (ask engine.family instead):\n" + "\n".join(
         f"{p}:{line}: {fam}" for p, line, fam in outside)

@@ -203,7 +203,7 @@ class Knowledge:
         by drawing until its hand agrees (or, when that is rare, from every hand that agrees); the rest
         share what is left at random.
         """
-        others = [s for s in self.players if (s != self.you or self.blind) and s not in self.known]
+        others = self._hidden()
         out: dict[int, list[Card]] = {}
         left = self.pool
         constrained = [s for s in others if s in self.checks]
@@ -216,32 +216,31 @@ class Knowledge:
                     left.remove(c)
         rest = [s for s in others if s not in self.checks]
         need = sum(self.held[s] for s in rest)
-        cards = rng.sample(left, min(need, len(left)))
-        i = 0
-        for s in rest:
-            out[s] = cards[i : i + self.held[s]]
-            i += self.held[s]
-        return self._with_known(out)
+        return self._shared(out, rest, rng.sample(left, min(need, len(left))))
 
     def every_deal(self, limit: int) -> list[dict[int, list[Card]]] | None:
         """Every way the unseen cards can lie in the other seats' hands, when there are at most ``limit`` of them
         and nothing read from a signal or an announcement narrows a seat's hand (None otherwise): in the last trick
         each hidden hand is one card, and the search can weigh each deal once rather than a sample of them."""
-        others = [s for s in self.players if (s != self.you or self.blind) and s not in self.known]
+        others = self._hidden()
         if any(s in self.checks for s in others):
             return None
         need = sum(self.held[s] for s in others)
         if need > len(self.pool) or math.perm(len(self.pool), need) > limit:
             return None
-        deals = []
-        for cards in permutations(self.pool, need):
-            out: dict[int, list[Card]] = {}
-            i = 0
-            for s in others:
-                out[s] = list(cards[i : i + self.held[s]])
-                i += self.held[s]
-            deals.append(self._with_known(out))
-        return deals
+        return [self._shared({}, others, list(cards)) for cards in permutations(self.pool, need)]
+
+    def _hidden(self) -> list[int]:
+        """The seats whose cards still held this seat does not know."""
+        return [s for s in self.players if (s != self.you or self.blind) and s not in self.known]
+
+    def _shared(self, out: dict[int, list[Card]], seats: list[int], cards: list[Card]) -> dict[int, list[Card]]:
+        """``out`` with ``cards`` handed out in turn to ``seats``, each as many as it holds, and the known hands."""
+        i = 0
+        for s in seats:
+            out[s] = cards[i : i + self.held[s]]
+            i += self.held[s]
+        return self._with_known(out)
 
     def _fitting(self, seat: int, left: list[Card], k: int, rng: random.Random) -> list[Card]:
         k = min(k, len(left))
