@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -93,13 +95,51 @@ def bench_modules() -> list[str]:
     return sorted(f"bench.{p.stem}" for p in (ROOT / "bench").glob("*.py") if p.stem != "__main__")
 
 
+PLANTED = {
+    "__init__.py": "",
+    "sub/__init__.py": "",
+    "sub/used.py": "VALUE = 1\n",
+    "sub/leans.py": "import layout_planted.sub\n\nVALUE = layout_planted.sub.used.VALUE\n",
+    "brings/__init__.py": "import layout_planted.sub.used\n",
+    "brings/inside.py": "import layout_planted.sub\n\nVALUE = layout_planted.sub.used.VALUE\n",
+    "circle_early.py": "from layout_planted import circle_late\n\nDOUBLE = circle_late.VALUE * 2\n",
+    "circle_late.py": "import layout_planted.circle_early\n\nVALUE = 1\n",
+    "broken/__init__.py": "raise RuntimeError('planted')\n",
+    "broken/inside.py": "VALUE = 1\n",
+}
+"""A package of its own (``layout_planted``, in a temporary folder) asked about in the same run: what fails in a
+fresh interpreter and what does not, where importing the modules one after another in one process would find only
+``broken``. ``sub.leans`` reads ``sub.used``, which it never imports (``brings`` loads it: ``brings.inside``
+reads it too, and imports, because its own package brought it); ``circle_late`` imports ``circle_early``, which
+reads ``circle_late`` half made (imported first, ``circle_early`` imports); ``broken``'s ``__init__`` raises, which
+fails it and the module in it."""
+
+PLANTED_FAILURES = {
+    "layout_planted.sub.leans": "AttributeError: module 'layout_planted.sub' has no attribute 'used'",
+    "layout_planted.circle_late": "AttributeError: partially initialized module 'layout_planted.circle_late' has no",
+    "layout_planted.broken": "RuntimeError: planted",
+    "layout_planted.broken.inside": "RuntimeError: planted",
+}
+
+
+def planted_modules() -> list[str]:
+    return sorted("layout_planted" + "".join(f".{part}" for part in Path(file).with_suffix("").parts
+                                             if part != "__init__") for file in PLANTED)
+
+
 @functools.cache
 def _imported_alone() -> tuple[list[str], dict[str, str]]:
-    """``python -m tools.layout imports`` over every module of the package and every bench module: the modules it
-    was asked about, and what failed (each still in a process of its own that loaded no module of the package)."""
-    names = [*layout.modules(), *bench_modules()]
-    done = subprocess.run([sys.executable, "-m", "tools.layout", "imports", *names], cwd=ROOT, capture_output=True,
-                          text=True, timeout=480)
+    """``python -m tools.layout imports`` over every module of the package, every bench module and the planted
+    package: the modules it was asked about, and what failed (each still in a process of its own that loaded no
+    module of the package but the packages that enclose it, as a fresh interpreter has)."""
+    names = [*layout.modules(), *bench_modules(), *planted_modules()]
+    with tempfile.TemporaryDirectory() as planted:
+        for file, text in PLANTED.items():
+            (Path(planted) / "layout_planted" / file).parent.mkdir(parents=True, exist_ok=True)
+            (Path(planted) / "layout_planted" / file).write_text(text)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [planted, os.environ.get("PYTHONPATH")]))}
+        done = subprocess.run([sys.executable, "-m", "tools.layout", "imports", *names], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=480)
     assert done.returncode == 0, done.stderr
     failed: dict[str, str] = json.loads(done.stdout)
     return names, failed
@@ -107,12 +147,16 @@ def _imported_alone() -> tuple[list[str], dict[str, str]]:
 
 @alone
 def test_every_module_imports_on_its_own() -> None:
-    """Each in a process of its own that has loaded no module of the package before but its ``__init__``, which
-    any import of one of its modules runs whole first (a circle of imports works only when another module
-    happens to be imported first: this finds it)."""
+    """Each in a process of its own that has loaded no module of the package before but the packages that enclose
+    it (its ``__init__`` first), which any import of one of its modules runs whole first (a circle of imports works
+    only when another module happens to be imported first: this finds it, as it finds every fault planted)."""
     names, failed = _imported_alone()
     assert set(layout.modules()) <= set(names)
-    assert {name: why for name, why in failed.items() if not name.startswith("bench.")} == {}
+    assert {name: why for name, why in failed.items() if not name.startswith(("bench.", "layout_planted"))} == {}
+    planted = {name: why for name, why in failed.items() if name.startswith("layout_planted")}
+    assert set(planted) == set(PLANTED_FAILURES) and len(planted_modules()) == len(PLANTED)
+    for name, why in PLANTED_FAILURES.items():
+        assert planted[name].startswith(why), (name, planted[name])
 
 
 @GRAPH

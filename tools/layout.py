@@ -65,25 +65,40 @@ def modules() -> dict[str, Path]:
     return dict(sorted(found.items()))
 
 
-def imported_alone(names: list[str]) -> dict[str, str]:
-    """Import each module in a process of its own in which no module of the package was imported
-    before; what failed, with the last line of its error. Every module and name the package imports
-    from other packages (``textual.widgets``'s ``Footer``, say, which Textual loads when first read)
-    is loaded once first and the processes forked from that one, which makes the check a matter of
-    seconds: a module that imports only because another was imported first (a circle)
-    fails here as it does in a fresh interpreter. As many children run at once as there are cores
-    (one after another, the 330 modules took 99 s on a busy machine; two at a time, 77 s).
+def _enclosing(name: str) -> list[str]:
+    """The packages a fresh interpreter imports, in order, before ``name`` itself: ``a``, ``a.b`` for ``a.b.c``."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
 
-    The package's own ``__init__`` (and what it loads: ``cardtui.native``, which checks the compiled build
-    against the sources) runs whole before any module of the package does, in a fresh interpreter as
-    here: so it runs once, in a child of its own that says what it loaded, and the modules of the package
-    it did not load are then forked from a parent that has loaded it too (its check took a fifth of each
-    child's CPU). What it loaded, and every module outside the package (the benches), are still forked
-    from the parent that has loaded nothing of the package."""
+
+def imported_alone(names: list[str]) -> dict[str, str]:
+    """Import each module as a fresh interpreter would, in a process in which no module of the package was
+    imported before but the packages that enclose it; what failed, with the last line of its error.
+
+    A fresh interpreter asked for ``cardtui.engine.truco.game`` imports ``cardtui``, then ``cardtui.engine``, then
+    ``cardtui.engine.truco``, each whole and each before the next starts, and only then the module itself: the
+    state in which a module's own import starts is the one its enclosing package's import left. So the check is a
+    tree of processes, each forked from the one that imported the package above it: a process imports one package,
+    then forks a child for each module asked for in it (the child imports that module and ends) and a process of
+    the same kind for each package in it. A package whose import fails fails every module in it, as it does in a
+    fresh interpreter; a module the package's own import loaded imports there because the package did, as it does
+    in a fresh interpreter too. A module that imports only because another module of the package happened to be
+    imported first (a circle, or a name another module brought) fails here as it does in a fresh interpreter: no
+    process imports a module that does not enclose the one it checks. Each package's import (``cardtui``'s with
+    its check of the compiled build, ``cardtui.engine.games`` with every game) then runs once, not once for each
+    module in it: that was some 40 % of the children's CPU.
+
+    Every module and name the package imports from other packages (``textual.widgets``'s ``Footer``, say, which
+    Textual loads when first read) is loaded once first, in the process all others are forked from: that makes
+    the check a matter of seconds. As many imports run at once as there are cores (one after another, the 330
+    modules took 99 s on a busy machine; two at a time, 77 s): a process holds one of that many tokens while it
+    imports (``tokens``) and gives it back before it ends or forks anything."""
     import gc
     import importlib
     import os
+    import select
     import sys
+    import tempfile
     import traceback
 
     from tools.imports import external
@@ -101,63 +116,97 @@ def imported_alone(names: list[str]) -> dict[str, str]:
         except Exception:
             continue
     assert not ours(), "another package loaded this one"
-    # what was loaded out of the collector's sight: a child's collections walk only what its import makes
-    gc.freeze()
-    failed: dict[str, str] = {}
-    running: dict[int, tuple[str, int]] = {}
-    """Each child in flight: its module, and the pipe it writes its error to (the package's: what it loaded)."""
-    root: list[str] = []
-    """What importing the package's ``__init__`` loaded, as its child said (empty: it failed)."""
 
-    def reap() -> None:
-        pid, status = os.wait()
-        name, read = running.pop(pid)
-        with os.fdopen(read, "rb") as pipe:
-            said = pipe.read().decode()
-        if status != 0:
-            failed[name] = said or f"exit status {status}"
-        elif name == PACKAGE:
-            root.extend(said.split())
+    asked = list(dict.fromkeys(names))
+    enclosing = {package for name in asked for package in _enclosing(name)}
+    within: dict[str, list[str]] = {}
+    """Each package (``""``: the top) and what is checked directly in it: its modules and its packages."""
+    for name in sorted({*asked, *enclosing}):
+        within.setdefault(name.rpartition(".")[0], []).append(name)
+    tokens, give = os.pipe()
+    os.write(give, b"." * (os.cpu_count() or 1))
+    os.set_blocking(tokens, False)
+    said_fd, said_path = tempfile.mkstemp(prefix="imported-alone-")
+    os.close(said_fd)
+    said = os.open(said_path, os.O_WRONLY | os.O_APPEND)
+    """What failed, a line each (``name``, a tab, why), appended by the process that forked the one that failed."""
+    returned = b"+"
+    """A child's first word on its pipe: it gave its token back (else its parent does, when it reaps it)."""
 
-    def fork(name: str) -> None:
-        while len(running) >= (os.cpu_count() or 1):
-            reap()
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            gc.disable()  # a child imports one module and ends: nothing for the collector to do
-            os.close(read)
-            code = 0
-            try:
-                importlib.import_module(name)
-                if name == PACKAGE:
-                    os.write(write, " ".join(sorted(ours())).encode())
-            except BaseException:
-                os.write(write, traceback.format_exc().strip().splitlines()[-1].encode())
-                code = 1
-            os._exit(code)
-        os.close(write)
-        running[pid] = (name, read)
+    def serve(package: str) -> None:
+        """Check what is asked for in ``package``, which this process has imported (``""``: none)."""
+        running: dict[int, tuple[str, int]] = {}
+        """Each child in flight: what it imports, and the pipe it writes to its parent."""
 
-    fork(PACKAGE)
-    inside = [name for name in names if name.startswith(PACKAGE + ".")]
-    for name in names:
-        if name != PACKAGE and name not in inside:
-            fork(name)
-    while PACKAGE not in failed and not root:
-        reap()
-    first = [name for name in inside if name in root]
-    for name in first:
-        fork(name)
-    if root:
-        importlib.import_module(PACKAGE)  # as a fresh interpreter does before any module of the package
-        gc.freeze()
-    for name in inside:
-        if name not in first:
-            fork(name)
-    while running:
-        reap()
-    return failed
+        def reap(block: bool) -> bool:
+            pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
+            if pid == 0:
+                return False
+            name, read = running.pop(pid)
+            with os.fdopen(read, "rb") as pipe:
+                word = pipe.read()
+            if not word.startswith(returned):
+                os.write(give, b".")
+            if status != 0:
+                why = word.removeprefix(returned).decode(errors="replace") or f"exit status {status}"
+                why = " ".join(why.split())[:1000]
+                failed = [each for each in asked if each == name or each.startswith(name + ".")]
+                os.write(said, "".join(f"{each}\t{why}\n" for each in failed).encode())
+            return True
+
+        def token() -> None:
+            """Wait for a token; reap meanwhile (a child that died outright never gave its own back)."""
+            while True:
+                if select.select([tokens], [], [], 0.1)[0]:
+                    try:
+                        os.read(tokens, 1)
+                        return
+                    except BlockingIOError:  # another process took it
+                        pass
+                while running and reap(block=False):
+                    pass
+
+        for name in within.get(package, []):
+            token()
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                code = 0
+                try:
+                    os.close(read)
+                    try:
+                        importlib.import_module(name)
+                    except BaseException:
+                        why = traceback.format_exc().strip().splitlines()[-1]
+                        code = 1
+                    else:
+                        why = ""
+                    os.write(give, b".")
+                    os.write(write, returned + why.encode())
+                    if code == 0 and name in within:
+                        os.close(write)
+                        gc.freeze()  # what was loaded out of the collector's sight: the children do not walk it
+                        serve(name)
+                except BaseException:
+                    code = 2
+                finally:
+                    os._exit(code)
+            os.close(write)
+            running[pid] = (name, read)
+        while running:
+            reap(block=True)
+
+    gc.freeze()  # what was loaded out of the collector's sight: a child's collections walk only what its import makes
+    gc.disable()  # every process here imports and ends: nothing for the collector to do
+    try:
+        serve("")
+        with open(said_path) as lines:
+            return dict(line.rstrip("\n").split("\t", 1) for line in lines)
+    finally:
+        os.close(said)
+        os.unlink(said_path)
+        os.close(tokens)
+        os.close(give)
 
 
 if __name__ == "__main__":
