@@ -40,12 +40,12 @@ def test_an_editable_install_builds_without_a_warning_block(tmp_path: Path) -> N
     assert "!!" not in said and "Warning" not in said, said
 
 
-def test_a_wheel_holds_the_one_package_with_every_module_in_its_place(tmp_path: Path) -> None:
+@pytest.mark.xdist_group("built-package")
+def test_a_wheel_holds_the_one_package_with_every_module_in_its_place(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
     from tools import layout
 
-    subprocess.run([sys.executable, "-c", BUILD, str(tmp_path), "build_wheel"], cwd=ROOT, capture_output=True,
-                   text=True, timeout=180, check=True)
-    (wheel,) = tmp_path.glob("cardtui-*.whl")
+    wheel = built_package(tmp_path_factory).wheel
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {n.split("/")[0] for n in names} == {"cardtui", f"cardtui-{__version__}.dist-info"}
     for module, path in layout.modules().items():
@@ -68,13 +68,15 @@ def built_package(factory: pytest.TempPathFactory) -> Built:
     """``python -m build``'s sdist and wheel, made once per test process (each test that needs them is in
     the ``built-package`` group, so one worker makes them), from a copy of the checkout as the page's own
     build does (``server.wheels``): a build in the checkout writes there, beside any other running at once.
+    Both from the checkout (``--sdist --wheel``), the wheel as ``pip install .`` and the page make it: the sdist
+    builds the same one (``test_the_package_could_be_published_as_it_is`` builds it from the sdist alone).
     ``--no-isolation``: with this venv's setuptools, which is what pyproject.toml asks for, without an index."""
     if not _BUILT:
         source = factory.mktemp("checkout")
         _copy_checkout(ROOT, source)
         out = factory.mktemp("dist")
-        subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
-                       capture_output=True, text=True, timeout=300, check=True)
+        subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", str(out),
+                        str(source)], capture_output=True, text=True, timeout=300, check=True)
         (sdist,) = out.glob("*.tar.gz")
         (wheel,) = out.glob("*.whl")
         _BUILT.append(Built(sdist, wheel))
