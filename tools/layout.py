@@ -83,10 +83,11 @@ def imported_alone(names: list[str]) -> dict[str, str]:
     the same kind for each package in it. A package whose import fails fails every module in it, as it does in a
     fresh interpreter; a module the package's own import loaded imports there because the package did, as it does
     in a fresh interpreter too. A module that imports only because another module of the package happened to be
-    imported first (a circle, or a name another module brought) fails here as it does in a fresh interpreter: no
-    process imports a module that does not enclose the one it checks. Each package's import (``cardtui``'s with
-    its check of the compiled build, ``cardtui.engine.games`` with every game) then runs once, not once for each
-    module in it: that was some 40 % of the children's CPU.
+    imported first (a circle, or a name another module brought) fails here as it does in a fresh interpreter: before
+    the module it checks, a process has imported nothing of the package but the packages that enclose it (and what
+    their own imports loaded). Each package's import (``cardtui``'s with its check of the compiled build,
+    ``cardtui.engine.games`` with every game) then runs once, not once for each module in it: the children's CPU
+    went from 16.7 to 10.5 s (bench/marks.md, "make test's nineteenth round").
 
     Every module and name the package imports from other packages (``textual.widgets``'s ``Footer``, say, which
     Textual loads when first read) is loaded once first, in the process all others are forked from: that makes
