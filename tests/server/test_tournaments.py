@@ -187,7 +187,7 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
         lobby = lobby_pb2_grpc.LobbyStub(ch)
         people = [await sign_in(lobby, name) for name in ("ana", "bia")]
         created = await stub.CreateTournament(request(rounds=1, max_entries=4, table_size=4, bots_fill=True,
-                                                      bot_delay_ms=20, turn_seconds=3600))
+                                                      bot_delay_ms=5, turn_seconds=3600))
         tid = created.tournament.id
         for p in people:
             await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=p.session))
