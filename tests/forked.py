@@ -166,8 +166,19 @@ def _wait(pid: int, timeout: float, done: dict[int, int]) -> dict[str, Any]:
 
 
 def main() -> None:
+    import gc
+
+    import platformdirs  # noqa: F401  (what a start imports: the store's folder, its ports, where it is)
+
     import cardtui.cli  # the package, loaded once for every server forked from here
-    import cardtui.server.app  # noqa: F401
+    import cardtui.server.app
+    import cardtui.server.ops.announce
+    import cardtui.server.ops.ports  # noqa: F401
+
+    # What every server shares, moved out of the collector's sight before the first fork, as the browser guests'
+    # parent does: a server's start collects (``server.app.start``), and walking the whole inherited heap would
+    # cost each start tens of milliseconds of a core and a copy of every page it touched.
+    gc.freeze()
 
     answers = open(os.dup(1), "w", buffering=1)  # noqa: SIM115  fd 1 itself goes to each server
     started: list[int] = []

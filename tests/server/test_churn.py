@@ -105,10 +105,15 @@ def journal_events(db: Path, table: str) -> dict[int, Event]:
 
 
 class Churn(RuleBasedStateMachine):
+    shared: asyncio.AbstractEventLoop | None = None
+    """The event loop every example runs on, made and closed once by the test: an example leaves nothing on it (its
+    streams are cancelled and waited for, its channel closed, its server killed), and a loop closed after each one
+    would first have to wait for grpc's poller to hand back what it holds."""
+
     def __init__(self) -> None:
         super().__init__()
-        self.loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(self.loop)  # grpc.aio finds the loop it runs on this way
+        assert Churn.shared is not None, "the test makes the loop"
+        self.loop = Churn.shared
         self.dir = Path(os.environ.get("CHURN_TMP", "/tmp")) / f"churn-{os.getpid()}-{id(self)}"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.db = self.dir / "store.db"
@@ -160,9 +165,6 @@ class Churn(RuleBasedStateMachine):
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait(10)
-        self.run(asyncio.sleep(0.1))  # let grpc's poller hand back what it holds before the loop closes
-        self.loop.close()
-        asyncio.set_event_loop(None)
 
     # -- streams -----------------------------------------------------------------------------
     def follow(self, c: Client) -> None:
@@ -396,4 +398,12 @@ Churn.TestCase.settings = settings(
 @pytest.mark.timeout(900)
 def test_people_come_and_go_and_the_server_restarts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHURN_TMP", str(tmp_path))
-    Churn.TestCase("runTest").runTest()
+    Churn.shared = loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # grpc.aio finds the loop it runs on this way
+    try:
+        Churn.TestCase("runTest").runTest()
+    finally:
+        loop.run_until_complete(asyncio.sleep(0.1))  # let grpc's poller hand back what it holds before the loop closes
+        loop.close()
+        asyncio.set_event_loop(None)
+        Churn.shared = None

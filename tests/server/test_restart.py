@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import grpc
@@ -27,9 +25,13 @@ def serve(db: Path, workers: int = 1) -> tuple[Served, int]:
 
 
 def exported(db: Path) -> list[dict[str, object]]:
-    out = subprocess.run([sys.executable, "-m", "cardtui.cli", "history", "export", "--db", str(db)],
-                         capture_output=True, text=True, check=True)
-    return [json.loads(line) for line in out.stdout.splitlines()]
+    """The store's hand histories, as ``cardtui history export`` reads them (``Store.hands.all``; the command
+    itself is tests/test_cli.py's), without an interpreter started for each test."""
+    reader = Store(db, read_only=True)
+    try:
+        return [json.loads(line) for line in reader.hands.all()]
+    finally:
+        reader.close()
 
 
 def stored(db: Path) -> int:

@@ -27,7 +27,9 @@ from cardtui.server.base.clock import ManualClock
 from cardtui.server.base.limits import Limits
 from cardtui.server.hands.tournaments import Tournaments
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
+from tests import forked
 from tests.conftest import Player
+from tests.forked import Served
 from tests.per_game import declared
 from tests.waiting import eventually
 
@@ -187,7 +189,7 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
         lobby = lobby_pb2_grpc.LobbyStub(ch)
         people = [await sign_in(lobby, name) for name in ("ana", "bia")]
         created = await stub.CreateTournament(request(rounds=1, max_entries=4, table_size=4, bots_fill=True,
-                                                      bot_delay_ms=20, turn_seconds=3600))
+                                                      bot_delay_ms=5, turn_seconds=3600))
         tid = created.tournament.id
         for p in people:
             await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=p.session))
@@ -234,16 +236,11 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
     assert ana is not None and ana.matches == 1, "the match counts for her rating as an ordinary one"
 
 
-def serve(db: Path) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db), "--next-hand-delay", "0",
-         "--log-level", "warning", "--no-announce", "--bot-delay", "50", "--cut-ms", "0"],
-        stdout=subprocess.PIPE, text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    assert "server on" in line, line
-    return proc, int(line.split()[3].rsplit(":", 1)[1])
+def serve(db: Path) -> tuple[Served, int]:
+    """``cardtui serve`` as it starts by default (its table workers too), forked from a process that has loaded the
+    package (``tests.forked``) rather than started afresh."""
+    return forked.serve(["--port", "0", "--db", str(db), "--next-hand-delay", "0", "--log-level", "warning",
+                         "--no-announce", "--bot-delay", "50", "--cut-ms", "0"])
 
 
 async def test_kill_9_mid_round_resumes_with_nothing_lost_or_scored_twice(tmp_path: Path) -> None:
