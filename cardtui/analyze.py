@@ -25,7 +25,7 @@ from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.core import Action
 from cardtui.i18n import N_, _, ngettext
 from cardtui.server.base import wire
-from cardtui.server.hands.analysis import reason_message, scale_message
+from cardtui.server.hands.said import reason_message, scale_message
 from cardtui.v1 import analysis_pb2, common_pb2
 
 LABELS: Mapping[Label, str] = {

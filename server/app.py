@@ -31,7 +31,7 @@ from cardtui.server.lobby.invites import Where
 from cardtui.server.lobby.room import DEFAULT_CUT, Room
 from cardtui.server.lobby.routes import Router
 from cardtui.server.ops import logfile, systemd
-from cardtui.server.ops.stores import open_store
+from cardtui.server.ops.stores import default_db, open_store
 from cardtui.server.processes.hosts import HostsService
 from cardtui.server.processes.placement import Placement
 from cardtui.server.processes.pools import Pools, start_pools
@@ -119,12 +119,6 @@ def serve_reflection_v1(server: grpc.aio.Server, names: tuple[str, ...]) -> None
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(REFLECTION_V1, {"ServerReflectionInfo": handler}),)
     )
-
-
-def default_db() -> Path:
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("cardtui")) / "cardtui.db"
 
 
 @dataclass

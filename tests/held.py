@@ -70,8 +70,15 @@ def _walk(record: object, skip: tuple[str, ...], found: set[Card]) -> None:
         if names is None:
             names = _FIELDS[of, skip] = tuple(f.name for f in dataclasses.fields(cast(Any, record))
                                               if not any(word in f.name for word in skip))
-        for name in names:
-            _walk(getattr(record, name), skip, found)
+        for name in names:  # its cards and plain values without a call, as a container's
+            value = getattr(record, name)
+            kind = _KINDS.get(type(value)) or _kind(type(value))
+            if kind == CARD:
+                found.add(cast(Card, value))
+            elif kind == ITEMS:
+                _items(cast("Iterable[object]", value), skip, found)
+            elif kind != PLAIN:
+                _walk(value, skip, found)
 
 
 def _items(items: Iterable[object], skip: tuple[str, ...], found: set[Card]) -> None:
@@ -80,5 +87,7 @@ def _items(items: Iterable[object], skip: tuple[str, ...], found: set[Card]) -> 
         kind = _KINDS.get(type(item)) or _kind(type(item))
         if kind == CARD:
             found.add(cast(Card, item))
+        elif kind == ITEMS:
+            _items(cast("Iterable[object]", item), skip, found)
         elif kind != PLAIN:
             _walk(item, skip, found)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cardtui import cli
 from cardtui.engine.games import get
 
@@ -109,14 +111,15 @@ def test_serve_reads_a_config_file_and_flags_win(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "unknown setting 'colour'" in bad.stderr
 
 
-def test_a_wheel_holds_one_package_cardtui(tmp_path: Path) -> None:
-    """Installed, the project is one import package: nothing generic lands in site-packages."""
+@pytest.mark.xdist_group("built-package")
+def test_a_wheel_holds_one_package_cardtui(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Installed, the project is one import package: nothing generic lands in site-packages. The wheel is
+    the one the packaging tests build (as ``pip install .`` does), made once in their test process."""
     import zipfile
 
-    root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                    str(tmp_path), str(root)], check=True, capture_output=True, timeout=300)
-    (wheel,) = tmp_path.glob("cardtui-*.whl")
+    from tests.test_packaging import built_package
+
+    wheel = built_package(tmp_path_factory).wheel
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert top == {"cardtui"}

@@ -12,7 +12,7 @@ import pytest
 
 from cardtui import i18n, identity
 from cardtui.client import choices
-from cardtui.server.app import default_db
+from cardtui.server.ops.stores import default_db
 from tests.conftest import OWN_FOLDERS
 
 
@@ -33,7 +33,8 @@ def test_every_file_cardtui_keeps_resolves_inside_the_tests_own_folder(tmp_path:
 def test_a_server_started_with_no_store_named_uses_the_tests_own(tmp_path: Path) -> None:
     """``cardtui serve`` with no ``--db``, as a person starts it: in the suite it opens a store in the test's own
     data folder, so a server on the person's default store (``make play``) never meets the suite's."""
-    done = subprocess.run([sys.executable, "-c", "from cardtui.server.app import default_db; print(default_db())"],
+    done = subprocess.run([sys.executable, "-c",
+                           "from cardtui.server.ops.stores import default_db; print(default_db())"],
                           capture_output=True, text=True, timeout=60, check=True, env=dict(os.environ))
     store = Path(done.stdout.strip())
     assert store.is_relative_to(tmp_path) and store != persons("XDG_DATA_HOME") / "cardtui" / "cardtui.db"

@@ -13,12 +13,14 @@ exits 1 if anything: the test suite asks the same.
 from __future__ import annotations
 
 import io
+import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
+from typing import IO
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_python
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import PoFileError, read_po, write_po
@@ -41,11 +43,30 @@ KEYWORDS: dict[str, object] = {**DEFAULT_KEYWORDS, **{name: None for name in REF
 with (ROOT / "babel.cfg").open() as _cfg:
     MAPPING, OPTIONS = parse_mapping_cfg(_cfg)
 
+_CALL = re.compile(rb"(?<!\w)(?:" + b"|".join(re.escape(k.encode()) for k in sorted(KEYWORDS, key=len, reverse=True))
+                   + rb")[\s\\]*[(\[]")
+"""A keyword followed by the bracket that opens its call (spaces and line continuations between): Babel
+finds a message only where a keyword's name token is followed by ``(`` or ``[``, so a file without a
+match has none. Looser than Babel (it also matches in strings and comments), never stricter."""
+
+
+def _python(fileobj: IO[bytes], keywords: Mapping[str, object], comment_tags: Collection[str],
+            options: dict[str, object]) -> Iterator[tuple[int, str, object, list[str]]]:
+    """Babel's Python extractor, for the files that can hold a message: most modules have none, and
+    Babel's tokenizing of a file is most of what an extraction costs (about 60 % less with this)."""
+    data = fileobj.read()
+    if _CALL.search(data):
+        yield from extract_python(io.BytesIO(data), keywords, comment_tags, options)  # type: ignore[arg-type]
+
+
+_METHODS = [(pattern, _python if method == "python" else method) for pattern, method in MAPPING]
+
 
 def _messages() -> Iterator[tuple[str, int, str | tuple[str, ...], list[str], str | None]]:
     for source in SOURCES:
         for path, lineno, message, comments, context in extract_from_dir(
-            ROOT / source, MAPPING, OPTIONS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
+            ROOT / source, _METHODS, OPTIONS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
+            strip_comment_tags=True,
         ):
             where = f"{source}/{path}"
             if any(where.startswith(s) for s in SKIP):
@@ -98,9 +119,10 @@ def update(template: Catalog) -> None:
         _write(catalog, path)
 
 
-def compiled(lang: str) -> bytes:
+def compiled(lang: str, catalog: Catalog | None = None) -> bytes:
+    """The language's ``.mo``, from its catalog (read from its ``.po`` unless given)."""
     buf = io.BytesIO()
-    write_mo(buf, read(lang), use_fuzzy=False)
+    write_mo(buf, read(lang) if catalog is None else catalog, use_fuzzy=False)
     return buf.getvalue()
 
 
@@ -134,17 +156,21 @@ def problems() -> list[str]:
     joined line by line can leave an entry twice, or one without its ``msgstr``)."""
     template = extract()
     out: list[str] = []
-    for path in (POT, *(po_path(lang) for lang in LANGUAGES)):
+    read_once: dict[str, Catalog] = {}  # each language's catalog, read once: checked, then compiled
+    for lang, path in ((None, POT), *((lang, po_path(lang)) for lang in LANGUAGES)):
         with path.open("rb") as f:
             try:
-                kept = read_po(f, abort_invalid=True)
+                kept = read_po(f, abort_invalid=True) if lang is None else \
+                    read_po(f, locale=lang, domain=DOMAIN, abort_invalid=True)
             except PoFileError as e:
                 out.append(f"{path.name} ({path.parent.parent.name}) does not read cleanly: {e}: run make i18n")
                 continue
-        if path == POT and not _same(kept, template):
+        if lang is not None:
+            read_once[lang] = kept
+        elif not _same(kept, template):
             out.append(f"{path.name} is not the code's messages: run make i18n")
     for lang in LANGUAGES:
-        catalog = read(lang)
+        catalog = read_once[lang] if lang in read_once else read(lang)
         for message in template:
             if not message.id:
                 continue
@@ -156,7 +182,7 @@ def problems() -> list[str]:
                 out.append(f"{lang}: fuzzy: {name!r}")
             elif not got.string or (isinstance(got.string, tuple) and not all(got.string)):
                 out.append(f"{lang}: not translated: {name!r}")
-        if not mo_path(lang).exists() or not same_messages(mo_path(lang).read_bytes(), compiled(lang)):
+        if not mo_path(lang).exists() or not same_messages(mo_path(lang).read_bytes(), compiled(lang, catalog)):
             out.append(f"{lang}: the compiled catalog ({mo_path(lang).name}) is stale: run make i18n")
     return out
 

@@ -12,8 +12,7 @@ from cardtui.i18n import _, ngettext
 
 
 def cmd_history_export(args: argparse.Namespace) -> int:
-    from cardtui.server.app import default_db
-    from cardtui.server.ops.stores import is_url, open_store
+    from cardtui.server.ops.stores import default_db, is_url, open_store
     from cardtui.server.store import Store
 
     path = Path(args.db) if args.db else default_db()

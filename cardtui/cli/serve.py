@@ -25,12 +25,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError as e:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
-    from cardtui.server.lobby.room import MAX_TURN
+    if args.cut_ms is not None:
+        from cardtui.server.lobby.room import MAX_TURN  # the server is loaded once the flags are good
 
-    if args.cut_ms is not None and not 0 <= args.cut_ms <= MAX_TURN * 1000:
-        print("cardtui: " + _("--cut-ms must be between 0 and {most} (a deal never waits longer than a turn).").format(
-            most=MAX_TURN * 1000), file=sys.stderr)
-        return 2
+        if not 0 <= args.cut_ms <= MAX_TURN * 1000:
+            print("cardtui: " + _("--cut-ms must be between 0 and {most} (a deal never waits longer than a "
+                                  "turn).").format(most=MAX_TURN * 1000), file=sys.stderr)
+            return 2
     if not (args.idle_minutes == -1 or 1 <= args.idle_minutes <= 1440):
         print("cardtui: " + _("--idle-minutes must be between 1 and 1440, or -1: tables never finish."),
               file=sys.stderr)
@@ -99,6 +100,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"cardtui: {problem}", file=sys.stderr)
         return 2
     from cardtui.server.app import serve_forever
+    from cardtui.server.lobby.room import MAX_TURN
 
     cut_window = float(MAX_TURN) if args.cut_ms is None else args.cut_ms / 1000
 

@@ -6,15 +6,17 @@ import argparse
 import contextlib
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from cardtui.i18n import _
 
+if TYPE_CHECKING:
+    from cardtui.engine.fairness import HandCheck
+
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Check every hand of a JSON Lines file of histories: a line per hand, a summary, exit 1 on any failure."""
-    from cardtui.engine.fairness import verify
-    from cardtui.engine.games import GAMES
-
+    """Check every hand of a JSON Lines file of histories: a line per hand, a summary, exit 1 on any failure. The
+    engine is loaded once there are hands to check (a file that cannot be read, or holds none, is said at once)."""
     try:
         with contextlib.ExitStack() as stack:
             f = sys.stdin if args.file == "-" else stack.enter_context(open(args.file, encoding="utf-8"))
@@ -41,7 +43,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if sealed and not records:
         print(f"{len(sealed)} sealed hands: {len(sealed) - sealed_failed} check, {sealed_failed} name a seat or fail.")
         return 1 if sealed_failed else 0
-    checks = verify(records, GAMES)
+    checks: list[HandCheck] = []
+    if records:
+        from cardtui.engine.fairness import verify
+        from cardtui.engine.games import GAMES
+
+        checks = verify(records, GAMES)
     heads: dict[str, tuple[object, str]] = {}
     red = sys.stdout.isatty()
     for check in checks:
@@ -70,6 +77,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def print_sealed(records: list[dict[str, object]]) -> int:
     """Each sealed hand's record (docs/deal.md §S9) replayed step by step, as the table checked it: a line per hand,
     naming the seat at fault where there is one. Returns how many did not check."""
+    if not records:
+        return 0
     from cardtui.engine import family
     from cardtui.engine.games import GAMES
     from cardtui.sealed.record import replay
@@ -99,6 +108,8 @@ def print_sealed(records: list[dict[str, object]]) -> int:
 
 def print_standings(records: list[dict[str, object]]) -> None:
     """The standings of every tournament whose hands the histories hold, worked out from them alone."""
+    if not records:
+        return
     from cardtui.engine.games import standing
     from cardtui.engine.tournament import recompute
 

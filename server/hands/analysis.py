@@ -29,9 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from google.protobuf.message import Message
-
-from cardtui.engine import advice, analysis, match_chart
+from cardtui.engine import analysis, match_chart
 from cardtui.engine.analysis import HandAnalysis, Label
 from cardtui.engine.bots.estimates import Unit
 from cardtui.server.base import wire
@@ -45,6 +43,7 @@ from cardtui.server.base.errors import (
     quote,
 )
 from cardtui.server.hands.replays import Replays, seats_by_step
+from cardtui.server.hands.said import reason_message, scale_message
 from cardtui.server.lobby.room import Room
 from cardtui.server.lobby.routes import Router
 from cardtui.server.processes.analysis_pool import AnalysisPool, Status
@@ -65,13 +64,6 @@ LABELS = {
 }
 
 
-REASONS: Mapping[advice.Kind, type[Message]] = {
-    advice.Kind.ENVIDO: analysis_pb2.EnvidoAdvice, advice.Kind.TRUCO: analysis_pb2.TrucoAdvice,
-    advice.Kind.DRAW: analysis_pb2.DrawAdvice, advice.Kind.DISCARD: analysis_pb2.DiscardAdvice,
-    advice.Kind.KNOCK: analysis_pb2.KnockAdvice, advice.Kind.BET: analysis_pb2.BetAdvice}
-"""Each kind of reason's message (``AnalysisReason``'s field of the kind's name), its fields the reason's."""
-
-
 def seed_of(table_id: str, hand: int) -> int:
     """The search's seed for a stored hand: from its place, so that it is the same wherever it is analysed."""
     return int.from_bytes(hashlib.sha256(f"{table_id}:{hand}".encode()).digest()[:6], "big")
@@ -79,13 +71,6 @@ def seed_of(table_id: str, hand: int) -> int:
 
 def _finite(x: float) -> float:
     return -1.0 if x != x or x in (float("inf"), float("-inf")) else x
-
-
-def scale_message() -> analysis_pb2.PointsScale:
-    """The one scale a loss is said in (``engine.analysis``'s points and lines), for a client to say it by."""
-    lines = analysis.THRESHOLDS
-    return analysis_pb2.PointsScale(stake=analysis.CHIP_POINTS, inaccuracy=lines.inaccuracy, mistake=lines.mistake,
-                                    blunder=lines.blunder)
 
 
 def moment_message(m: analysis.Moment, unit: Unit, views: Mapping[int, table_pb2.View] | None = None
@@ -105,14 +90,6 @@ def moment_message(m: analysis.Moment, unit: Unit, views: Mapping[int, table_pb2
         choices=choices, loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals,
         cards=[str(c) for c in m.held], view=(views or {}).get(m.step),
         reason=reason_message(m.reason) if m.reason is not None else None)
-
-
-def reason_message(r: advice.Reason) -> analysis_pb2.AnalysisReason:
-    """A decision's reason (``engine.advice``) as the wire gives it: its kind's message, its fields by name (as the
-    views are: ``wire.message``)."""
-    out = analysis_pb2.AnalysisReason()
-    getattr(out, str(r.kind)).CopyFrom(wire.message(r, REASONS[r.kind]))
-    return out
 
 
 def views_at(record: Mapping[str, Any], steps: Iterable[int]) -> dict[int, table_pb2.View]:

@@ -7,6 +7,15 @@ from pathlib import Path
 from cardtui.server.store import Store
 
 
+def default_db() -> Path:
+    """The SQLite store a server opens without ``--db`` (and ``history export`` reads): in the user's
+    data directory. Here rather than beside the server it serves, so that the commands that only read
+    a store do not load the server."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("cardtui")) / "cardtui.db"
+
+
 def is_url(db: object) -> bool:
     """Whether ``--db`` names a PostgreSQL database rather than an SQLite file."""
     return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
