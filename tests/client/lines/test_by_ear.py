@@ -73,11 +73,11 @@ LEVELS = [(lang, "terse") for lang in LANGUAGES] + [("en", "verbose")]
 """Every language at the usual level, and the verbose level in English."""
 
 
-async def sit(heard: Heard, game: str, lang: str) -> int:
+async def sit(heard: Heard, game: str, lang: str, new: str = "new") -> int:
     """The player creates a table of ``game`` with bots (``new`` and the game, ``change``, the fewest players, a
     short claim window where the game has one, enter for every other choice) and sits there; the index of the
-    sentence that seats them."""
-    heard.type(f"new {game}")
+    sentence that seats them. ``new``: the command as typed (``new`` is understood in every language)."""
+    heard.type(f"{new} {game}")
     with speaking(lang):
         described = _("Press enter to create it, or type change to choose each thing, or cancel.")
     await heard.until(lambda s: s.endswith(described), "the table described")
