@@ -96,10 +96,10 @@ def fair_short_deal(game: str, server: int, seats: int) -> Any:
 
 def claimed_at_once(game: str, server: int, seats: int) -> bool:
     """Whether, at a table of two or three where the dealer is the person (seat 0) and seat 1 plays first, the
-    person's first discard goes out for seat 1, who takes it (a claim, or the pile at its turn) and knocks. The person draws from the stock and
-    discards the first card by number, the lowest (no wild card among theirs); no bot can go out before that,
-    whatever it draws or discards: the pile is empty, so seat 1 draws the stock's top; it needs one of the cards
-    that complete it, and neither that top nor seat 2 holds one."""
+    person's first discard goes out for seat 1, who takes it (a claim, or the pile at its turn) and knocks. The
+    person draws from the stock and discards the first card by number, the lowest (no wild card among theirs); no
+    bot can go out before that, whatever it draws or discards: the pile is empty, so seat 1 draws the stock's top;
+    it needs one of the cards that complete it, and neither that top nor seat 2 holds one."""
     from cardtui.engine.games import GAMES
 
     rules = GAMES[game]
