@@ -10,6 +10,7 @@ is built from the view the server sent: nothing knows a game's rules.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -21,7 +22,7 @@ from cardtui.client.lines.commands import plain
 from cardtui.client.models import TableModel
 from cardtui.client.screens.replay import game_title
 from cardtui.client.shape import family_for, numbered_hand
-from cardtui.i18n import N_, _, ngettext, speaking
+from cardtui.i18n import N_, _, current, ngettext, speaking
 from cardtui.v1 import common_pb2, table_pb2
 
 _MARK_OF = {symbol: suit for suit, (symbol, _style) in SUITS.items()}
@@ -73,7 +74,14 @@ def _spellings(code: str) -> set[str]:
 def spoken(text: str, stop: bool = True, short: bool = False) -> str:
     """A line of the screen's as it is heard: cards named, marks in words, the eye's decorations gone,
     one line (a screen's several rows joined by full stops; ``stop``: the last one too); ``short``: the cards
-    named short, as the terse level says them ("7 hearts")."""
+    named short, as the terse level says them ("7 hearts"). The same line is said again and again (an action's
+    label at every turn it is offered, a card's name): each is worked out once per language."""
+    return _spoken(text, stop, short, current())
+
+
+@functools.lru_cache(maxsize=4096)
+def _spoken(text: str, stop: bool, short: bool, lang: str) -> str:
+    """``spoken`` in ``lang``, the reader's language as it is called (what its words are read in)."""
     text = _GLUED.sub(" ", text)
     text = _EITHER.sub(lambda m: _("{one} or {other}").format(one=card_words(_code(m.group(1)), short),
                                                               other=card_words(_code(m.group(2)), short)), text)

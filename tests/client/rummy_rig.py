@@ -9,9 +9,12 @@ table screen reads that stream from.
 
 from __future__ import annotations
 
+import itertools
+import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from textual.app import App
@@ -65,6 +68,90 @@ def short_hands(game: str, monkeypatch: Any) -> None:
     sized = {"deck": pack(short.pack), "size": short.size or 9} if short.pack else {}
     deck = rigged_deck(short.hands, list(short.order), flip=short.shown, stock=short.stock, **sized)
     monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
+
+
+FAIR_TABLE = "0b5e55ed"
+"""The table id a fair short hand is dealt at (``fair_short_hand``)."""
+FAIR_TOP = bytes(range(32))
+"""The top of the person's pledged chain at a fair short hand: the link their client cuts hand 1 with is known
+before the table is made."""
+FAIR_SHORT = {"pifpaf": (3, 9840), "cacheta": (2, 580)}
+"""Per game: the seats of its by-ear table (the fewest), and hand 1's server seed there, as a number
+(``fair_short_seed`` finds it)."""
+
+
+def fair_short_deal(game: str, server: int, seats: int) -> Any:
+    """The state of hand 1 at ``game`` with ``seats`` seats when the server's seed is ``server`` (32 bytes,
+    big-endian), the table is ``FAIR_TABLE`` and the person's chain (seat 0) tops at ``FAIR_TOP``: as the server deals
+    it."""
+    from cardtui.engine.games import GAMES
+    from cardtui.fair import SCHEME, Chain, DealSeed
+
+    rules = GAMES[game]
+    chain = Chain.make(FAIR_TOP)
+    deal = DealSeed(server.to_bytes(32, "big"), ((0, chain.link(1)),), FAIR_TABLE, 1, SCHEME, ((0, chain.pledge),))
+    match, _events = rules.open({}, rules.seat_infos([f"p{n}" for n in range(seats)]), deal)
+    return match.state  # type: ignore[attr-defined]
+
+
+def claimed_at_once(game: str, server: int, seats: int) -> bool:
+    """Whether, at a table of two or three where the dealer is the person (seat 0) and seat 1 plays first, the
+    person's first discard goes out for seat 1, who takes it (a claim, or the pile at its turn) and knocks. The
+    person draws from the stock and discards the first card by number, the lowest (no wild card among theirs); no
+    bot can go out before that, whatever it draws or discards: the pile is empty, so seat 1 draws the stock's top;
+    it needs one of the cards that complete it, and neither that top nor seat 2 holds one."""
+    from cardtui.engine.games import GAMES
+
+    rules = GAMES[game]
+    state = fair_short_deal(game, server, seats)
+    melder = rules.melder(state)
+    hands, stock = [list(h) for h in state.hands], list(state.stock)
+    mine, first, others = hands[0], hands[1], [c for h in hands[2:] for c in h]
+    if state.pile or state.playing != [*range(1, seats), 0]:
+        return False
+    lowest = set()
+    for drawn in stock[-2:-seats - 1:-1]:  # the person's card: the stock's top once the others have drawn
+        ten = [*mine, drawn]
+        low = min(c.rank for c in ten)
+        lowest |= {c for c in ten if c.rank == low}
+        if set(ten) & set(melder.wilds):
+            return False
+    if len(lowest) != 1:
+        return False
+    (discard,) = lowest
+    if melder.all_melded(first) or not melder.goes_out([*first, discard]):
+        return False
+    completing = {c for c in set(DECK) if first.count(c) < 2 and melder.goes_out([*first, c])}
+    return not (completing & {stock[-1], *stock[-2:-seats:-1], *others} or melder.goes_out([*first, stock[-1]])
+                or (others and any(melder.goes_out([*others, c]) for c in stock[-2:])))
+
+
+def fair_short_seed(game: str, seats: int, start: int = 0) -> int:
+    """The first server seed from ``start`` on whose hand 1 is ``claimed_at_once`` (about one deal in ten thousand
+    at Pif Paf, one in a few hundred at Cacheta: seconds)."""
+    return next(n for n in itertools.count(start) if claimed_at_once(game, n, seats))
+
+
+def fair_short_hand(game: str, monkeypatch: Any) -> None:
+    """Hand 1 of the next table made on the server in this process (of ``FAIR_SHORT``'s seats) is dealt fairly, and
+    short: its id is ``FAIR_TABLE``, the person's client pledges the chain topped by ``FAIR_TOP``, and the server's
+    seed is ``FAIR_SHORT``'s, so that the person bets (at Pif Paf), draws and discards, and the bot after them takes
+    that discard and knocks (``claimed_at_once``). The commitment, the cut and the reveal are the server's and the
+    client's own: the client's check finds the deal fair. Later hands are dealt from the server's own seeds.
+    ``monkeypatch``: pytest's."""
+    seats, server = FAIR_SHORT[game]
+    assert claimed_at_once(game, server, seats), (
+        f"{game}: the deal is no longer short: FAIR_SHORT wants fair_short_seed's")
+    first = [server.to_bytes(32, "big")]
+
+    def drawn(n: int) -> bytes:
+        return first.pop() if first and n == 32 else secrets.token_bytes(n)
+
+    monkeypatch.setattr("cardtui.server.actor.dealing.secrets", SimpleNamespace(token_bytes=drawn))
+    monkeypatch.setattr("cardtui.server.lobby.room.secrets", SimpleNamespace(
+        token_hex=lambda n=None: FAIR_TABLE, token_urlsafe=secrets.token_urlsafe,
+        compare_digest=secrets.compare_digest))
+    monkeypatch.setattr("cardtui.fair.secrets", SimpleNamespace(token_bytes=lambda n: FAIR_TOP))
 
 
 class Position:

@@ -28,6 +28,7 @@ from cardtui.i18n import _, speaking
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.lines.listener import Heard, Listener
+from tests.client.rummy_rig import FAIR_SHORT, fair_short_hand
 
 GAMES = tuple(e.name for e in games.BUILT_IN)
 LANGUAGES = ("en", "pt_BR", "es")
@@ -73,11 +74,11 @@ LEVELS = [(lang, "terse") for lang in LANGUAGES] + [("en", "verbose")]
 """Every language at the usual level, and the verbose level in English."""
 
 
-async def sit(heard: Heard, game: str, lang: str) -> int:
+async def sit(heard: Heard, game: str, lang: str, new: str = "new") -> int:
     """The player creates a table of ``game`` with bots (``new`` and the game, ``change``, the fewest players, a
     short claim window where the game has one, enter for every other choice) and sits there; the index of the
-    sentence that seats them."""
-    heard.type(f"new {game}")
+    sentence that seats them. ``new``: the command as typed (``new`` is understood in every language)."""
+    heard.type(f"{new} {game}")
     with speaking(lang):
         described = _("Press enter to create it, or type change to choose each thing, or cancel.")
     await heard.until(lambda s: s.endswith(described), "the table described")
@@ -101,11 +102,16 @@ async def sit(heard: Heard, game: str, lang: str) -> int:
 
 @pytest.mark.parametrize(("lang", "level"), LEVELS, ids=[f"{lang}-{level}" for lang, level in LEVELS])
 @pytest.mark.parametrize("game", GAMES)
-async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: str, lang: str, level: str) -> None:
+async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: str, lang: str, level: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The player creates a table of bots (``new`` and the game, ``change``, the fewest players, a short claim
     window, enter for every other choice), sits, plays each turn by number from the sentences alone, and hears
     the hand end, its deal checked fair, and the next begin. (A rummy hand waits out a window after each
-    discard that the bots, who never say they let one go, may claim: at the usual 2.5 s, half the hand.)"""
+    discard that the bots, who never say they let one go, may claim: at the usual 2.5 s, half the hand. At Pif Paf
+    (three windows a round) and Cacheta, hand 1 is a fair deal in which the bot after the player claims the player's
+    first discard and knocks: ``fair_short_hand``.)"""
+    if game in FAIR_SHORT:
+        fair_short_hand(game, monkeypatch)
     turn, second, over, fair = markers(lang, level)
     with speaking(lang):
         player = Listener(f"127.0.0.1:{patient_server.port}")
@@ -147,9 +153,12 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         assert not found, f"drawn for the eye: {found} in {line!r}"
 
 
-async def test_the_analysis_by_ear_names_the_hand_it_judged(patient_server: Running) -> None:
+async def test_the_analysis_by_ear_names_the_hand_it_judged(patient_server: Running,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Pif Paf's hands are analysed only when asked for: once the next hand is dealt, ``analysis`` judges the hand
-    that ended and names it so, not the one being dealt (it once said "Hand 2" of hand 1's decisions)."""
+    that ended and names it so, not the one being dealt (it once said "Hand 2" of hand 1's decisions). Hand 1 is
+    a fair short one (``fair_short_hand``): the player bets, draws and discards, and a bot goes out."""
+    fair_short_hand("pifpaf", monkeypatch)
     turn, second, over, _fair = markers("en")
     with speaking("en"):
         player = Listener(f"127.0.0.1:{patient_server.port}")
