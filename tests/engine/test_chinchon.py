@@ -141,7 +141,7 @@ TESTS = GameTests(watched=Short(3, {"target": 20}), tournament=Short(3, {"target
                   seldom=((2, "rebuild"),), tampered=True,
                   short_hand=ShortHand({1: "1c 2c 3c 4o 5o 6o 12o", 0: "7e 10b 11c 12c 7b 10o 11o"}, (1, 0), "11e",
                                        "10e 7c 2e", pack="spanish40", size=7),
-                  taps=Taps(("2", "3"), on_its_side=False, fields=(("Points that put a player out", "10"),),
+                  taps=Taps(("2",), on_its_side=False, fields=(("Points that put a player out", "10"),),
                             match_in_one=True),
                   reasons=REASONS, replayed=chinchon_close, deal=chinchon_deal,
                   matrix=Matrix("close", slow=(3, 1, 1, {"limit": 10, "jokers": 2}),
