@@ -43,8 +43,9 @@ log = logging.getLogger("cardtui.workers")
 
 START_SECONDS = 60.0
 """How long a worker may take to say it is serving."""
-PRELOAD = ["cardtui.server.app"]
-"""What the fork server imports once for every worker: the whole server, the games with it."""
+PRELOAD = ["cardtui.server.app", "cardtui.server.processes.preloaded"]
+"""What the fork server imports once for every worker: the whole server, the games with it; last, what freezes
+all that (``server.processes.preloaded``), so that no worker's collections walk it."""
 
 
 def warm() -> None:
