@@ -185,8 +185,8 @@ def cut_at_once(server: int) -> bool:
 
 
 def cut_at_once_seed(start: int = 0) -> int:
-    """The first server seed from ``start`` on that is ``cut_at_once`` (rare: from 100,000 on, seconds; from
-    300,000 on, a minute)."""
+    """The first server seed from ``start`` on that is ``cut_at_once`` (rare: seconds to a minute of
+    search)."""
     return next(n for n in itertools.count(start) if cut_at_once(n))
 
 
