@@ -80,16 +80,25 @@ FAIR_SHORT = {"pifpaf": (3, 9840), "cacheta": (2, 580)}
 (``fair_short_seed`` finds it)."""
 
 
-def fair_short_deal(game: str, server: int, seats: int) -> Any:
+FAIR_TOPS = (FAIR_TOP, bytes(range(32, 64)))
+"""The tops of the chains of the people at a fair hand, in the order they join (each chain its own: a client that
+found its own seed given to another seat would say the deal does not check out)."""
+FAIR_CUT = 100287
+"""Hand 1's server seed at a Cacheta table of four where two people (seats 0 and 1) cut and two bots play
+(``cut_at_once`` holds for it; ``cut_at_once_seed`` finds it)."""
+
+
+def fair_short_deal(game: str, server: int, seats: int, people: int = 1) -> Any:
     """The state of hand 1 at ``game`` with ``seats`` seats when the server's seed is ``server`` (32 bytes,
-    big-endian), the table is ``FAIR_TABLE`` and the person's chain (seat 0) tops at ``FAIR_TOP``: as the server deals
-    it."""
+    big-endian), the table is ``FAIR_TABLE`` and the chains of the ``people`` (seats 0 on, in the order they
+    join) top at ``FAIR_TOPS``: as the server deals it."""
     from cardtui.engine.games import GAMES
     from cardtui.fair import SCHEME, Chain, DealSeed
 
     rules = GAMES[game]
-    chain = Chain.make(FAIR_TOP)
-    deal = DealSeed(server.to_bytes(32, "big"), ((0, chain.link(1)),), FAIR_TABLE, 1, SCHEME, ((0, chain.pledge),))
+    chains = [Chain.make(top) for top in FAIR_TOPS[:people]]
+    deal = DealSeed(server.to_bytes(32, "big"), tuple((n, c.link(1)) for n, c in enumerate(chains)), FAIR_TABLE,
+                    1, SCHEME, tuple((n, c.pledge) for n, c in enumerate(chains)))
     match, _events = rules.open({}, rules.seat_infos([f"p{n}" for n in range(seats)]), deal)
     return match.state  # type: ignore[attr-defined]
 
@@ -132,6 +141,81 @@ def fair_short_seed(game: str, seats: int, start: int = 0) -> int:
     return next(n for n in itertools.count(start) if claimed_at_once(game, n, seats))
 
 
+def cut_at_once(server: int) -> bool:
+    """Whether, at a Cacheta table of four (the person dealing at seat 0, a second person at seat 1, who plays
+    first, then two bots), the bot at seat 2 cuts the line for the person's first discard and knocks, the person
+    having heard a whole round first. Each person draws from the stock and discards the lowest card (no wild card
+    among theirs), and neither is ever one card from going out (nothing of na boa to choose). The bot at seat 2 is
+    one card from going out as dealt (it may declare na boa at once); neither the pile's card nor the stock's
+    next three complete it, nor the other bot's cards but a wild one (which no bot throws away); the other bot
+    cannot go out on any card it can reach before the person's discard."""
+    from cardtui.engine.games import GAMES
+
+    state = fair_short_deal("cacheta", server, 4, people=2)
+    if state.pile or state.playing != [1, 2, 3, 0]:
+        return False
+    melder = GAMES["cacheta"].melder(state)
+    wild = set(melder.wilds)
+    mine, second, bot, other = [list(h) for h in state.hands]
+    stock = list(state.stock)
+
+    def lowest(hands: list[list[Card]]) -> Card | None:
+        low: set[Card] = set()
+        for ten in hands:
+            if set(ten) & wild:
+                return None
+            rank = min(c.rank for c in ten)
+            low |= {c for c in ten if c.rank == rank}
+        return low.pop() if len(low) == 1 else None
+
+    theirs = lowest([[*second, stock[-1]]])
+    discard = lowest([[*mine, drawn] for drawn in stock[-2:-5:-1]])
+    if theirs is None or discard is None or melder.goes_out([*second, stock[-1]]):
+        return False
+    if melder.all_melded(bot) or not melder.goes_out([*bot, discard]):
+        return False
+    completing = {c for c in set(DECK) if bot.count(c) < 2 and melder.goes_out([*bot, c])}
+    if completing & {theirs, *stock[-2:-5:-1]} or (completing - wild) & set(other):
+        return False
+    kept = [*second, stock[-1]]
+    kept.remove(theirs)
+    if any(melder.goes_out([*hand, c]) for hand in (kept, mine) for c in set(DECK) if hand.count(c) < 2):
+        return False
+    return not any(melder.goes_out([*other, c]) for c in {theirs, *stock[-2:-5:-1], *bot} if other.count(c) < 2)
+
+
+def cut_at_once_seed(start: int = 0) -> int:
+    """The first server seed from ``start`` on that is ``cut_at_once`` (rare: seconds to a minute of
+    search)."""
+    return next(n for n in itertools.count(start) if cut_at_once(n))
+
+
+def fair_hand(server: int, monkeypatch: Any, people: int = 1) -> None:
+    """Hand 1 of the next table made on the server in this process is dealt fairly from the server seed ``server``:
+    the table's id is ``FAIR_TABLE``; with one person, every chain a client pledges is topped by ``FAIR_TOP``; with
+    more, each joins with the next of ``FAIR_TOPS``. The commitment, the cut and the reveal are the server's and
+    the clients' own. ``monkeypatch``: pytest's."""
+    first = [server.to_bytes(32, "big")]
+    tops = list(FAIR_TOPS[:people])
+
+    def drawn(n: int) -> bytes:
+        return first.pop() if first and n == 32 else secrets.token_bytes(n)
+
+    monkeypatch.setattr("cardtui.server.actor.dealing.secrets", SimpleNamespace(token_bytes=drawn))
+    monkeypatch.setattr("cardtui.server.lobby.room.secrets", SimpleNamespace(
+        token_hex=lambda n=None: FAIR_TABLE, token_urlsafe=secrets.token_urlsafe,
+        compare_digest=secrets.compare_digest))
+    monkeypatch.setattr("cardtui.fair.secrets", SimpleNamespace(
+        token_bytes=lambda n: tops.pop(0) if len(tops) > 1 else tops[0]))
+
+
+def fair_cut_hand(monkeypatch: Any) -> None:
+    """Hand 1 of the next table made (Cacheta, four seats, two people) is fair and short: ``cut_at_once``
+    with ``FAIR_CUT``. Later hands are dealt from the server's own seeds. ``monkeypatch``: pytest's."""
+    assert cut_at_once(FAIR_CUT), "the deal is no longer short: FAIR_CUT wants cut_at_once_seed's"
+    fair_hand(FAIR_CUT, monkeypatch, people=2)
+
+
 def fair_short_hand(game: str, monkeypatch: Any) -> None:
     """Hand 1 of the next table made on the server in this process (of ``FAIR_SHORT``'s seats) is dealt fairly, and
     short: its id is ``FAIR_TABLE``, the person's client pledges the chain topped by ``FAIR_TOP``, and the server's
@@ -142,16 +226,7 @@ def fair_short_hand(game: str, monkeypatch: Any) -> None:
     seats, server = FAIR_SHORT[game]
     assert claimed_at_once(game, server, seats), (
         f"{game}: the deal is no longer short: FAIR_SHORT wants fair_short_seed's")
-    first = [server.to_bytes(32, "big")]
-
-    def drawn(n: int) -> bytes:
-        return first.pop() if first and n == 32 else secrets.token_bytes(n)
-
-    monkeypatch.setattr("cardtui.server.actor.dealing.secrets", SimpleNamespace(token_bytes=drawn))
-    monkeypatch.setattr("cardtui.server.lobby.room.secrets", SimpleNamespace(
-        token_hex=lambda n=None: FAIR_TABLE, token_urlsafe=secrets.token_urlsafe,
-        compare_digest=secrets.compare_digest))
-    monkeypatch.setattr("cardtui.fair.secrets", SimpleNamespace(token_bytes=lambda n: FAIR_TOP))
+    fair_hand(server, monkeypatch)
 
 
 class Position:

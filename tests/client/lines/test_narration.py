@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines import loop  # noqa: F401  (every game's words)
 from cardtui.client.lines.loop import LineRoom, Seat, Start
@@ -20,6 +22,7 @@ from cardtui.i18n import speaking
 from cardtui.server.app import Running
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 from tests.client.lines.listener import Heard, Listener
+from tests.client.rummy_rig import fair_cut_hand
 
 NAMES = ["ana", "bia", "caio", "dan"]
 
@@ -139,9 +142,12 @@ def test_the_fair_deal_check_is_one_short_sentence_whatever_it_found() -> None:
 
 
 async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_says_the_check(
-        patient_server: Running) -> None:
+        patient_server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two players at one Cacheta table, one at each level, the same hand: the terse one hears fewer and shorter
-    sentences, no claim window they could only let go, and asks for the deal's check whole."""
+    sentences, no claim window they could only let go, and asks for the deal's check whole. (The hand is fair and
+    short: after a round of discards, the terse player's first discard lets a bot cut the line and knock,
+    ``fair_cut_hand``.)"""
+    fair_cut_hand(monkeypatch)
     address = f"127.0.0.1:{patient_server.port}"
     terse, verbose = Listener(address, "ana"), Listener(address, "bia")
     terse.start()
