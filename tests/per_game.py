@@ -131,6 +131,12 @@ class GameTests:
     """Whether the client's deal check is shown an altered deal and reveal at one of its tables (one game a
     family is enough, and each pack's game)."""
     short_hand: ShortHand | None = None
+    fair_short: tuple[int, int] | None = None
+    """A fair short hand 1 for the by-ear tests: the seats of the table (the fewest) and the server's seed there, at
+    which the bot after the person claims the person's first discard and knocks (tests/client/rummy_rig.py,
+    ``claimed_at_once``; ``fair_short_seed`` finds one)."""
+    by_name: bool = False
+    """Whether the card-by-name test (tests/client/lines/test_rummy_by_name.py) sits at this game: one is enough."""
     taps: Taps | None = None
     reasons: Mapping[str, Reason] = field(default_factory=dict)
     """The analysis's reasons this game gives, each said in every language (tests/client/test_advice.py)."""

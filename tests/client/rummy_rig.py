@@ -75,17 +75,11 @@ FAIR_TABLE = "0b5e55ed"
 FAIR_TOP = bytes(range(32))
 """The top of the person's pledged chain at a fair short hand: the link their client cuts hand 1 with is known
 before the table is made."""
-FAIR_SHORT = {"pifpaf": (3, 9840), "cacheta": (2, 580)}
-"""Per game: the seats of its by-ear table (the fewest), and hand 1's server seed there, as a number
-(``fair_short_seed`` finds it)."""
 
 
 FAIR_TOPS = (FAIR_TOP, bytes(range(32, 64)))
 """The tops of the chains of the people at a fair hand, in the order they join (each chain its own: a client that
 found its own seed given to another seat would say the deal does not check out)."""
-FAIR_CUT = 100287
-"""Hand 1's server seed at a Cacheta table of four where two people (seats 0 and 1) cut and two bots play
-(``cut_at_once`` holds for it; ``cut_at_once_seed`` finds it)."""
 
 
 def fair_short_deal(game: str, server: int, seats: int, people: int = 1) -> Any:
@@ -141,20 +135,21 @@ def fair_short_seed(game: str, seats: int, start: int = 0) -> int:
     return next(n for n in itertools.count(start) if claimed_at_once(game, n, seats))
 
 
-def cut_at_once(server: int) -> bool:
-    """Whether, at a Cacheta table of four (the person dealing at seat 0, a second person at seat 1, who plays
-    first, then two bots), the bot at seat 2 cuts the line for the person's first discard and knocks, the person
-    having heard a whole round first. Each person draws from the stock and discards the lowest card (no wild card
-    among theirs), and neither is ever one card from going out (nothing of na boa to choose). The bot at seat 2 is
-    one card from going out as dealt (it may declare na boa at once); neither the pile's card nor the stock's
-    next three complete it, nor the other bot's cards but a wild one (which no bot throws away); the other bot
-    cannot go out on any card it can reach before the person's discard."""
+def cut_at_once(game: str, server: int) -> bool:
+    """Whether, at a table of four of ``game`` (Cacheta's rules: the person dealing at seat 0, a second person at seat
+    1, who plays first, then two bots), the bot at seat 2 cuts the line for the person's first discard and knocks, the
+    person having heard a whole round first. Each person draws from the stock and discards the lowest card (no wild card
+    among theirs), and neither is ever one card from going out (nothing of na boa to choose). The bot at seat 2 is one
+    card from going out as dealt (it may declare na boa at once); neither the pile's card nor the stock's next three
+    complete it, nor the other bot's cards but a wild one (which no bot throws away); the other bot cannot go out on any
+    card it can reach before the person's discard.
+    """
     from cardtui.engine.games import GAMES
 
-    state = fair_short_deal("cacheta", server, 4, people=2)
+    state = fair_short_deal(game, server, 4, people=2)
     if state.pile or state.playing != [1, 2, 3, 0]:
         return False
-    melder = GAMES["cacheta"].melder(state)
+    melder = GAMES[game].melder(state)
     wild = set(melder.wilds)
     mine, second, bot, other = [list(h) for h in state.hands]
     stock = list(state.stock)
@@ -184,10 +179,10 @@ def cut_at_once(server: int) -> bool:
     return not any(melder.goes_out([*other, c]) for c in {theirs, *stock[-2:-5:-1], *bot} if other.count(c) < 2)
 
 
-def cut_at_once_seed(start: int = 0) -> int:
+def cut_at_once_seed(game: str, start: int = 0) -> int:
     """The first server seed from ``start`` on that is ``cut_at_once`` (rare: seconds to a minute of
     search)."""
-    return next(n for n in itertools.count(start) if cut_at_once(n))
+    return next(n for n in itertools.count(start) if cut_at_once(game, n))
 
 
 def fair_hand(server: int, monkeypatch: Any, people: int = 1) -> None:
@@ -209,23 +204,28 @@ def fair_hand(server: int, monkeypatch: Any, people: int = 1) -> None:
         token_bytes=lambda n: tops.pop(0) if len(tops) > 1 else tops[0]))
 
 
-def fair_cut_hand(monkeypatch: Any) -> None:
-    """Hand 1 of the next table made (Cacheta, four seats, two people) is fair and short: ``cut_at_once``
-    with ``FAIR_CUT``. Later hands are dealt from the server's own seeds. ``monkeypatch``: pytest's."""
-    assert cut_at_once(FAIR_CUT), "the deal is no longer short: FAIR_CUT wants cut_at_once_seed's"
-    fair_hand(FAIR_CUT, monkeypatch, people=2)
+def fair_cut_hand(game: str, server: int, monkeypatch: Any) -> None:
+    """Hand 1 of the next table made (``game``, four seats, two people) is fair and short: ``cut_at_once`` with the
+    server's seed ``server``. Later hands are dealt from the server's own seeds. ``monkeypatch``: pytest's."""
+    assert cut_at_once(game, server), f"the deal is no longer short: {server} wants cut_at_once_seed's"
+    fair_hand(server, monkeypatch, people=2)
 
 
 def fair_short_hand(game: str, monkeypatch: Any) -> None:
-    """Hand 1 of the next table made on the server in this process (of ``FAIR_SHORT``'s seats) is dealt fairly, and
-    short: its id is ``FAIR_TABLE``, the person's client pledges the chain topped by ``FAIR_TOP``, and the server's
-    seed is ``FAIR_SHORT``'s, so that the person bets (at Pif Paf), draws and discards, and the bot after them takes
-    that discard and knocks (``claimed_at_once``). The commitment, the cut and the reveal are the server's and the
-    client's own: the client's check finds the deal fair. Later hands are dealt from the server's own seeds.
-    ``monkeypatch``: pytest's."""
-    seats, server = FAIR_SHORT[game]
+    """Hand 1 of the next table made on the server in this process (of its ``fair_short`` seats) is dealt fairly, and
+    short: its id is ``FAIR_TABLE``, the person's client pledges the chain topped by ``FAIR_TOP``, and the server's seed
+    is the game's ``fair_short`` one (tests/per_game.py), so that the person bets (at Pif Paf), draws and discards, and
+    the bot after them takes that discard and knocks (``claimed_at_once``). The commitment, the cut and the reveal are
+    the server's and the client's own: the client's check finds the deal fair. Later hands are dealt from the server's
+    own seeds. ``monkeypatch``: pytest's.
+    """
+    from tests.per_game import declared
+
+    short = declared()[game].fair_short
+    assert short is not None, f"{game} declares no fair short hand (GameTests.fair_short)"
+    seats, server = short
     assert claimed_at_once(game, server, seats), (
-        f"{game}: the deal is no longer short: FAIR_SHORT wants fair_short_seed's")
+        f"{game}: the deal is no longer short: its fair_short wants fair_short_seed's")
     fair_hand(server, monkeypatch)
 
 

@@ -107,6 +107,7 @@ TESTS = GameTests(watched=Short(3, {"start_points": 2, "claim_ms": 500}), tourna
                   seldom=((2, "rebuild"), (6, "rebuild")),
                   short_hand=ShortHand({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 0: "7S 8S 9S 10D JD QD 4C 5C KH"}, (1, 0),
                                        "2D", "QC JH 9C"),
+                  fair_short=(2, 580), by_name=True,
                   taps=Taps(("2", "3"), fields=(("Time to claim a discard (ms)", "500"),)), reasons=REASONS,
                   replayed=cacheta_knock, deal=rummy_deal)
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""

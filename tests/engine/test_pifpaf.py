@@ -143,6 +143,7 @@ TESTS = GameTests(watched=Short(3, {"chips": 2, "claim_ms": 500}), tournament=Sh
                   seldom=((3, "rebuild"), (8, "rebuild")), tampered=True,
                   short_hand=ShortHand({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 2: "QH QS 9D 10D 5D 5C 2C KS 7H",
                                         0: "4C 4D 7S 8S JH JC 3D 10H 2H"}, (1, 2, 0), None, "QD JS 9C 9C"),
+                  fair_short=(3, 9840),
                   taps=Taps(("2", "3"), fields=(("Time to claim a discard (ms)", "500"),)), reasons=REASONS,
                   deal=rummy_deal)
 """This game's rows in the shared tests that keep one for each game (tests/per_game.py)."""

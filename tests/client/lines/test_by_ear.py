@@ -28,7 +28,8 @@ from cardtui.i18n import _, speaking
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.lines.listener import Heard, Listener
-from tests.client.rummy_rig import FAIR_SHORT, fair_short_hand
+from tests.client.rummy_rig import fair_short_hand
+from tests.per_game import declared
 
 GAMES = tuple(e.name for e in games.BUILT_IN)
 LANGUAGES = ("en", "pt_BR", "es")
@@ -110,7 +111,7 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
     discard that the bots, who never say they let one go, may claim: at the usual 2.5 s, half the hand. At Pif Paf
     (three windows a round) and Cacheta, hand 1 is a fair deal in which the bot after the player claims the player's
     first discard and knocks: ``fair_short_hand``.)"""
-    if game in FAIR_SHORT:
+    if declared()[game].fair_short:
         fair_short_hand(game, monkeypatch)
     turn, second, over, fair = markers(lang, level)
     with speaking(lang):

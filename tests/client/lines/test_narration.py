@@ -24,6 +24,10 @@ from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 from tests.client.lines.listener import Heard, Listener
 from tests.client.rummy_rig import fair_cut_hand
 
+FAIR_CUT = 100287
+"""Hand 1's server seed at a Cacheta table of four where two people (seats 0 and 1) cut and two bots play
+(``rummy_rig.cut_at_once`` holds for it; ``cut_at_once_seed`` finds it)."""
+
 NAMES = ["ana", "bia", "caio", "dan"]
 
 
@@ -147,7 +151,7 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
     sentences, no claim window they could only let go, and asks for the deal's check whole. (The hand is fair and
     short: after a round of discards, the terse player's first discard lets a bot cut the line and knock,
     ``fair_cut_hand``.)"""
-    fair_cut_hand(monkeypatch)
+    fair_cut_hand("cacheta", FAIR_CUT, monkeypatch)
     address = f"127.0.0.1:{patient_server.port}"
     terse, verbose = Listener(address, "ana"), Listener(address, "bia")
     terse.start()

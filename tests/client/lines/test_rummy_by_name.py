@@ -14,6 +14,10 @@ from cardtui.i18n import _, speaking
 from cardtui.server.app import Running
 from tests.client.lines.listener import Listener
 from tests.client.lines.test_by_ear import EYE_ONLY, LANGUAGES, markers, sit
+from tests.per_game import declared
+
+GAME = next(name for name, tests in declared().items() if tests.by_name)
+"""The game the test sits at: the one whose own tests say so (``GameTests.by_name``)."""
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -28,7 +32,7 @@ async def test_a_card_is_discarded_by_its_name_and_hinted(patient_server: Runnin
         heard.type(_("verbose"))  # the discards in order, each named, and the player's own discard said back
         # The fewest players and the shortest claim window: the player's first discard comes after one bot's, not
         # after three bots' turns, each with the usual window of 2.5 s after its discard.
-        await sit(heard, "cacheta", lang, _("new"))
+        await sit(heard, GAME, lang, _("new"))
         n = await player.play_until(lambda s: s.startswith(turn) and run in s, turn, "a turn to discard", full=True)
         said = heard.said[n]
         first = re.split(r"[,;.]", said.split(run, 1)[1])[0].strip()
